@@ -1,0 +1,38 @@
+# Everything a fresh machine needs: `make serve` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+PORT   ?= 8000
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: install chromium site serve test bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Browser tests drive Debian's chromium: Playwright's own browser download cannot reach its host.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+
+site: $(STAMP)
+	$(PY) -m generator build
+	$(VENV)/bin/mkdocs build --strict --quiet
+
+serve: site
+	@echo "Serving site/ on http://localhost:$(PORT)/"
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
+
+test: $(STAMP) chromium site
+	$(PY) -m pytest
+
+bench: $(STAMP) chromium site
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf site docs/index.md docs/model.md docs/data docs/charts docs/vendor test-artifacts

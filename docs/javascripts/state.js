@@ -1,0 +1,123 @@
+// URL query <-> simulation state. Pure: no DOM, no fetch, so it can be reasoned about (and
+// tested) on its own. `axes` and `defaults` are the manifest's; a state holds axis *values*.
+
+export const KEYS = ["batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload"];
+
+// Longer values are not a number or a name anyone typed; refuse them before parsing.
+const MAX_VALUE_LENGTH = 32;
+// Finite but absurd numbers (1e300) are garbage, not "very large": they fall back to the default.
+const MAX_MAGNITUDE = 1e9;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+// Two grid values closer than this are the same value written differently (0.15 vs 0.150).
+const SAME = 1e-9;
+
+export function isNumericAxis(values) {
+  return values.every((v) => typeof v === "number");
+}
+
+// Powers of two (batch, context) are snapped in log space, so 48 goes to 64 and 40 to 32, as a
+// reader of a doubling axis would expect; evenly spaced axes (γ, α) snap linearly.
+function isGeometric(values) {
+  if (values.length < 3 || values[0] <= 0) return false;
+  const ratio = values[1] / values[0];
+  return values.every((v, i) => i === 0 || Math.abs(v / values[i - 1] / ratio - 1) < 1e-6);
+}
+
+export function snap(values, x) {
+  const geometric = isGeometric(values);
+  const distance = (v) => (geometric ? Math.abs(Math.log(v) - Math.log(x)) : Math.abs(v - x));
+  let best = values[0];
+  for (const v of values) if (distance(v) < distance(best) - SAME) best = v;
+  return best;
+}
+
+function shown(raw) {
+  return raw.length > 20 ? `${raw.slice(0, 20)}…` : raw;
+}
+
+function parseNumber(raw) {
+  const text = raw.trim();
+  if (text.length > MAX_VALUE_LENGTH || !NUMBER.test(text)) return null;
+  const x = Number(text);
+  return Number.isFinite(x) && Math.abs(x) <= MAX_MAGNITUDE ? x : null;
+}
+
+function describe(key, value, labels) {
+  return labels?.[key]?.[value] ?? String(value);
+}
+
+// One axis value from one raw query value: {value} or {value, note} (the value is then a
+// correction or the default).
+function parseValue(key, raw, axes, defaults, labels) {
+  const values = axes[key];
+  const fallback = defaults[key];
+  const reject = (why) => ({
+    value: fallback,
+    note: `${key}=${shown(raw)} ${why}; using ${describe(key, fallback, labels)}.`,
+  });
+  if (isNumericAxis(values)) {
+    const x = parseNumber(raw);
+    if (x === null) return reject("is not a number the simulation can use");
+    const lo = values[0];
+    const hi = values[values.length - 1];
+    const clamped = Math.min(hi, Math.max(lo, x));
+    const value = snap(values, clamped);
+    if (clamped !== x) {
+      return { value, note: `${key}=${shown(raw)} is outside ${lo}–${hi}; using ${value}.` };
+    }
+    if (Math.abs(value - x) > SAME * Math.max(1, Math.abs(x))) {
+      return { value, note: `${key}=${shown(raw)} is not on the grid; using the nearest value, ${value}.` };
+    }
+    return { value };
+  }
+  const wanted = raw.trim().toLowerCase();
+  const value = values.find((v) => v.toLowerCase() === wanted);
+  if (value === undefined) {
+    const allowed = values.map((v) => describe(key, v, labels)).join(", ");
+    return reject(`is not one of ${allowed}`);
+  }
+  return { value };
+}
+
+export function defaultState(axes, defaults) {
+  const state = {};
+  for (const key of KEYS) {
+    const d = defaults[key];
+    state[key] = isNumericAxis(axes[key]) ? snap(axes[key], d) : d;
+  }
+  return state;
+}
+
+// Parse a query string ("?batch=64&…", with or without "?") into a complete, valid state.
+// Unknown keys are ignored; on a repeated key the last value wins. Returns {state, notes}, notes
+// being plain-text sentences for the reader (never HTML).
+export function parseQuery(query, { axes, defaults, labels }) {
+  const state = defaultState(axes, defaults);
+  const notes = [];
+  const params = new URLSearchParams(query);
+  for (const key of KEYS) {
+    const all = params.getAll(key);
+    if (all.length === 0) continue;
+    const raw = all[all.length - 1];
+    if (all.length > 1) notes.push(`${key} appears ${all.length} times; using the last one.`);
+    const { value, note } = parseValue(key, raw, axes, defaults, labels);
+    state[key] = value;
+    if (note) notes.push(note);
+  }
+  return { state, notes };
+}
+
+// Only keys that differ from the defaults, in a fixed order, so equal states give equal URLs.
+export function serializeQuery(state, { axes, defaults }) {
+  const base = defaultState(axes, defaults);
+  const params = new URLSearchParams();
+  for (const key of KEYS) {
+    if (state[key] !== base[key]) params.set(key, String(state[key]));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+export function sameState(a, b) {
+  return KEYS.every((key) => a[key] === b[key]);
+}

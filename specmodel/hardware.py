@@ -1,0 +1,60 @@
+"""Accelerator specifications: peak rates, achieved fractions and memory capacity."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from .entries import check_number, check_string, from_dict
+from .errors import ModelInputError
+
+
+@dataclass(frozen=True)
+class GPU:
+    """One accelerator as the roofline model sees it.
+
+    Fields (all SI units):
+      key: the CLI / URL name, e.g. ``h100-sxm``.
+      label: human name.
+      peak_memory_bandwidth_bytes_per_s: datasheet HBM bandwidth (B/s).
+      peak_flops_per_s: datasheet dense bf16 tensor throughput (FLOP/s).
+      memory_capacity_bytes: HBM capacity (B, decimal: 80e9 for "80 GB").
+      memory_efficiency: achieved fraction of the bandwidth, η_mem, in (0, 1].
+      compute_efficiency: achieved fraction of the FLOP rate, η_flop, in (0, 1].
+
+    Raises ModelInputError naming ``gpu[<key>].<field>`` for a missing, mistyped or
+    non-positive value, or an efficiency above 1.
+    """
+
+    key: str
+    label: str
+    peak_memory_bandwidth_bytes_per_s: float
+    peak_flops_per_s: float
+    memory_capacity_bytes: float
+    memory_efficiency: float
+    compute_efficiency: float
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            where = f"gpu[{self.key}].{f.name}"
+            if f.type == "str":
+                check_string(where, getattr(self, f.name))
+            else:
+                check_number(where, getattr(self, f.name))
+        for name in ("memory_efficiency", "compute_efficiency"):
+            if getattr(self, name) > 1:
+                raise ModelInputError(f"gpu[{self.key}].{name}", f"got {getattr(self, name)!r}", "a fraction in (0, 1]")
+
+    @property
+    def achieved_bytes_per_s(self) -> float:
+        """η_mem · peak bandwidth (B/s): the rate a memory-bound pass actually streams at."""
+        return self.memory_efficiency * self.peak_memory_bandwidth_bytes_per_s
+
+    @property
+    def achieved_flops_per_s(self) -> float:
+        """η_flop · peak FLOP rate (FLOP/s): the rate a compute-bound pass actually reaches."""
+        return self.compute_efficiency * self.peak_flops_per_s
+
+    @classmethod
+    def from_dict(cls, key: str, entry: dict) -> "GPU":
+        """Build from a plain dict (as in ``catalog.GPU_ENTRIES``); a missing field is an error."""
+        return from_dict(cls, "gpu", key, entry)
+

@@ -1,0 +1,25 @@
+"""Every number the seed essay quotes, recomputed by the model, within the spec's tolerance."""
+import csv
+
+import pytest
+
+from conftest import DATA, ROOT
+from specmodel.claims import CLAIM_VALUES, claim_value
+
+ROWS = list(csv.DictReader(open(DATA / "essay-claims.csv", encoding="utf-8")))
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])
+def test_claim_within_tolerance(row):
+    ours = claim_value(row["id"], row["state"])
+    expected = float(row["model_value"])
+    assert ours == pytest.approx(expected, rel=float(row["rel_tolerance"]))
+
+
+def test_every_row_has_a_computation():
+    assert {r["id"] for r in ROWS} == set(CLAIM_VALUES)
+
+
+def test_packaged_copy_matches_test_data():
+    packaged = (ROOT / "specmodel" / "essay_claims.csv").read_text(encoding="utf-8")
+    assert packaged == (DATA / "essay-claims.csv").read_text(encoding="utf-8")

@@ -1,0 +1,65 @@
+"""The command line: JSON keys, the table, the vLLM view, claims, and every kind of bad input."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from specmodel import READOUT_KEYS
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "specmodel", *args], capture_output=True, text=True)
+
+
+def test_json_keys_and_headline_value():
+    out = run("evaluate", "--batch", "64", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == set(READOUT_KEYS)
+    assert data["speedup"] == pytest.approx(0.885441, rel=0.002)
+
+
+def test_off_grid_values_are_accepted():
+    data = json.loads(run("evaluate", "--batch", "3", "--context", "1000", "--alpha", "0.731", "--json").stdout)
+    assert 1 < data["speedup"] < 3
+
+
+def test_table_has_units():
+    out = run("evaluate").stdout
+    for fragment in ("speedup", "1.929×", "tokens/s", "GiB", "ms", "KiB", "of 80 GB"):
+        assert fragment in out
+
+
+def test_vllm_log_line_and_config():
+    lines = run("vllm-log", "--batch", "64").stdout.splitlines()
+    assert lines[0] == ("--speculative-config '{\"method\": \"draft_model\", \"model\": \"Qwen/Qwen3-0.6B\", "
+                        "\"num_speculative_tokens\": 4}'")
+    assert lines[1] == (
+        "SpecDecoding metrics: Mean acceptance length: 2.61, Accepted throughput: 2535.91 tokens/s, "
+        "Drafted throughput: 6313.96 tokens/s, Accepted: 10282 tokens, Drafted: 25600 tokens, "
+        "Per-position acceptance rate: 0.750, 0.478, 0.259, 0.119, Avg Draft acceptance rate: 40.2%")
+    ngram = run("vllm-log", "--drafter", "ngram", "--gamma", "3").stdout.splitlines()[0]
+    assert json.loads(ngram.split("'")[1]) == {"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4}
+
+
+def test_claims_all_within_tolerance():
+    out = run("claims")
+    assert out.returncode == 0
+    assert out.stdout.rstrip().endswith("every row within tolerance")
+    assert " NO " not in out.stdout
+
+
+@pytest.mark.parametrize("args,option", [
+    (["--alpha", "0"], "--alpha"), (["--alpha", "1.5"], "--alpha"), (["--alpha", "nan"], "--alpha"),
+    (["--alpha", "abc"], "--alpha"), (["--gamma", "0"], "--gamma"), (["--batch", "0"], "--batch"),
+    (["--batch", "2.5"], "--batch"), (["--context", "0"], "--context"), (["--drafter", "gpt"], "--drafter"),
+    (["--target", "llama"], "--target"), (["--gpu", "a100"], "--gpu"), (["--acceptance", "up"], "--acceptance"),
+    (["--workload", "open"], "--workload"),
+])
+def test_bad_input_is_one_line_exit_2(args, option):
+    out = run("evaluate", *args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and option in lines[0] and "allowed:" in lines[0]
+    assert "Traceback" not in out.stderr

@@ -1,0 +1,131 @@
+"""Properties of the model over its whole domain (hypothesis), and the grid against a literal
+transcription of the spec."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference_model import closed_batch
+from specmodel import CATALOG, State, Triples, evaluate, evaluate_grid
+from specmodel.acceptance import per_position_acceptance
+from specmodel.closed_forms import expected_tokens_per_iteration
+
+alphas = st.floats(min_value=0.01, max_value=1.0)
+gammas = st.integers(min_value=1, max_value=12)
+states = st.builds(
+    State,
+    batch=st.sampled_from([1, 3, 16, 64, 300, 1024]),
+    context=st.sampled_from([1, 512, 2048, 9000, 32768]),
+    drafter=st.sampled_from(list(CATALOG.drafters)),
+    gamma=gammas,
+    alpha=alphas,
+    acceptance=st.sampled_from(["falling", "same"]),
+    workload=st.sampled_from(["closed-batch", "steady-state"]),
+    output_tokens=st.sampled_from([1, 7, 64, 256]),
+)
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@SETTINGS
+@given(states)
+def test_mean_acceptance_length_bounds(s):
+    el = evaluate(s).mean_acceptance_length
+    assert 1 - 1e-12 <= el <= s.gamma + 1 + 1e-12
+
+
+@SETTINGS
+@given(gammas, alphas, alphas, st.booleans())
+def test_mean_acceptance_length_rises_with_alpha(gamma, a1, a2, falling):
+    lo, hi = sorted((a1, a2))
+    shape = "falling" if falling else "same"
+    assert evaluate(gamma=gamma, alpha=lo, acceptance=shape).mean_acceptance_length <= \
+        evaluate(gamma=gamma, alpha=hi, acceptance=shape).mean_acceptance_length + 1e-12
+
+
+@SETTINGS
+@given(gammas, alphas, st.booleans())
+def test_per_position_never_rises(gamma, alpha, falling):
+    p = per_position_acceptance(gamma, alpha, falling, gamma)
+    assert np.all(np.diff(p) <= 1e-15)
+
+
+@SETTINGS
+@given(gammas, alphas)
+def test_same_acceptance_matches_eq1(gamma, alpha):
+    el = evaluate(gamma=gamma, alpha=alpha, acceptance="same").mean_acceptance_length
+    assert el == pytest.approx(float(expected_tokens_per_iteration(alpha, gamma)), rel=1e-12)
+
+
+@SETTINGS
+@given(states)
+def test_ngram_speedup_at_least_draft_model(s):
+    ngram = evaluate(s.replace(drafter="ngram")).speedup
+    for d in ("qwen3-0.6b", "qwen3-1.7b"):
+        assert ngram >= evaluate(s.replace(drafter=d)).speedup - 1e-12
+
+
+@SETTINGS
+@given(states)
+def test_arithmetic_ratio_at_least_one(s):
+    assert evaluate(s).arithmetic_ratio >= 1 - 1e-12
+
+
+@SETTINGS
+@given(states)
+def test_ngram_draft_share_is_zero(s):
+    assert evaluate(s.replace(drafter="ngram")).draft_time_share == 0
+
+
+def test_tensor_core_idle_falls_with_batch():
+    idle = [evaluate(batch=b).tensor_core_idle_fraction for b in (1, 32, 64, 1024)]
+    assert idle == sorted(idle, reverse=True)
+
+
+SITE_AXES = dict(
+    batch=np.array([2**i for i in range(11)]),
+    context=np.array([512, 1024, 2048, 4096, 8192, 16384, 32768]),
+)
+
+
+def _site_grid():
+    g, a, f = np.meshgrid(np.arange(1, 11), np.round(np.arange(1, 20) * 0.05, 2), [True, False], indexing="ij")
+    triples = Triples(g.ravel(), a.ravel(), f.ravel())
+    return triples, evaluate_grid(SITE_AXES["batch"], SITE_AXES["context"], list(CATALOG.drafters.values()),
+                                  triples, CATALOG.targets["qwen3-8b"], CATALOG.gpus["h100-sxm"], 256)
+
+
+def test_no_nan_or_infinity_anywhere_in_the_grid():
+    _, r = _site_grid()
+    arrays = [v for w in r.per_workload.values() for v in w.values()]
+    arrays += list(r.acceptance.values()) + list(r.verify.values()) + list(r.draft.values())
+    arrays += list(r.plain_pass.values()) + [r.memory_required_bytes]
+    for a in arrays:
+        assert np.all(np.isfinite(a))
+
+
+def test_grid_agrees_with_single_state_evaluation():
+    triples, r = _site_grid()
+    rng = np.random.default_rng(7)
+    drafters = list(CATALOG.drafters)
+    for _ in range(25):
+        bi, ci, di, si = (int(rng.integers(n)) for n in (11, 7, 3, triples.gamma.size))
+        w = ["closed-batch", "steady-state"][int(rng.integers(2))]
+        s = State(batch=int(SITE_AXES["batch"][bi]), context=int(SITE_AXES["context"][ci]), drafter=drafters[di],
+                  gamma=int(triples.gamma[si]), alpha=float(triples.alpha[si]),
+                  acceptance="falling" if triples.falling[si] else "same", workload=w)
+        one = evaluate(s)
+        assert r.per_workload[w]["speedup"][bi, ci, di, si] == pytest.approx(one.speedup, rel=1e-12)
+        assert r.per_workload[w]["arithmetic_ratio"][bi, ci, di, si] == pytest.approx(one.arithmetic_ratio, rel=1e-12)
+
+
+@pytest.mark.parametrize("state", [
+    dict(batch=1, context=2048, drafter="qwen3-0.6b", gamma=4, alpha=0.75, acceptance="falling"),
+    dict(batch=64, context=8192, drafter="qwen3-1.7b", gamma=7, alpha=0.3, acceptance="same"),
+    dict(batch=5, context=100, drafter="ngram", gamma=2, alpha=0.95, acceptance="falling"),
+    dict(batch=1024, context=512, drafter="qwen3-0.6b", gamma=10, alpha=0.05, acceptance="same"),
+])
+def test_vectorised_closed_batch_matches_literal_transcription(state):
+    ref = closed_batch(**state)
+    ours = evaluate(**state)
+    assert ours.speedup == pytest.approx(ref["speedup"], rel=1e-9)
+    assert ours.arithmetic_ratio == pytest.approx(ref["arithmetic_ratio"], rel=1e-9)
