@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from .acceptance import FALLING
-from .catalog import CATALOG
+from .catalog import CATALOG, Catalog
 from .grid import Triples, evaluate_grid
 from .state import State
 
@@ -69,15 +69,16 @@ class Readouts:
         return asdict(self)
 
 
-def evaluate(state: State | None = None, **changes) -> Readouts:
+def evaluate(state: State | None = None, *, catalog: Catalog = CATALOG, **changes) -> Readouts:
     """Every readout at ``state`` (default: the essay's starting state), with ``changes`` applied.
 
-    ``evaluate(batch=64)`` is ``evaluate(State(batch=64))``. Raises ModelInputError for bad input.
+    ``evaluate(batch=64)`` is ``evaluate(State(batch=64))``. ``catalog`` replaces the built-in
+    constants (a maintainer's what-if). Raises ModelInputError for bad input.
     """
     state = (state or State()).replace(**changes) if changes else (state or State())
-    target = CATALOG.targets[state.target]
-    gpu = CATALOG.gpus[state.gpu]
-    drafter = CATALOG.drafters[state.drafter]
+    target = catalog.targets[state.target]
+    gpu = catalog.gpus[state.gpu]
+    drafter = catalog.drafters[state.drafter]
     triples = Triples(
         gamma=np.array([state.gamma]),
         alpha=np.array([float(state.alpha)]),

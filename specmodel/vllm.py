@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+import numpy as np
+
 from .catalog import CATALOG
 from .readouts import Readouts
 from .state import State
@@ -47,33 +49,46 @@ class EngineLogWindow:
     draft_acceptance_rate: float  # a fraction; vLLM prints it ×100 with a % sign
 
 
-def engine_log_window(state: State, readouts: Readouts) -> EngineLogWindow:
-    """The model's expectation of one 100-iteration logging window.
+def engine_log_counts(batch, gamma, mean_acceptance_length, spec_tokens_per_s) -> dict:
+    """The window's counters for arrays of states (all arguments broadcast).
 
-    drafts = 100·B, drafted = 100·B·γ, accepted = round(100·B·(E[L] − 1)); throughputs are
-    spec_tokens_per_s·(E[L] − 1)/E[L] (accepted) and spec_tokens_per_s·γ/E[L] (drafted); the mean
-    acceptance length and average draft acceptance rate are computed from the counts exactly as
-    vLLM does (1 + accepted/drafts, accepted/drafted).
+    drafts = 100·B, drafted = 100·B·γ, accepted = round(100·B·(E[L] − 1)) (half to even, as
+    Python's round); throughputs spec_tokens_per_s·(E[L] − 1)/E[L] (accepted) and
+    spec_tokens_per_s·γ/E[L] (drafted); the mean acceptance length and the average draft
+    acceptance rate are computed from the counts exactly as vLLM does (1 + accepted/drafts,
+    accepted/drafted). Returns a dict of arrays keyed like EngineLogWindow's fields.
     """
-    el = readouts.mean_acceptance_length
-    drafts = LOG_WINDOW_ITERATIONS * state.batch
-    accepted = round(drafts * (el - 1))
-    drafted = drafts * state.gamma
-    return EngineLogWindow(
-        num_drafts=drafts,
-        num_draft_tokens=drafted,
-        num_accepted_tokens=accepted,
-        accepted_tokens_per_s=readouts.spec_tokens_per_s * (el - 1) / el,
-        drafted_tokens_per_s=readouts.spec_tokens_per_s * state.gamma / el,
-        mean_acceptance_length=1 + accepted / drafts,
-        per_position_acceptance=list(readouts.per_position_acceptance),
-        draft_acceptance_rate=accepted / drafted,
-    )
+    el = np.asarray(mean_acceptance_length, dtype=float)
+    tps = np.asarray(spec_tokens_per_s, dtype=float)
+    drafts = LOG_WINDOW_ITERATIONS * np.asarray(batch, dtype=np.int64)
+    accepted = np.rint(drafts * (el - 1)).astype(np.int64)
+    drafted = drafts * np.asarray(gamma, dtype=np.int64)
+    return {
+        "num_drafts": drafts,
+        "num_draft_tokens": drafted,
+        "num_accepted_tokens": accepted,
+        "accepted_tokens_per_s": tps * (el - 1) / el,
+        "drafted_tokens_per_s": tps * np.asarray(gamma) / el,
+        "mean_acceptance_length": 1 + accepted / drafts,
+        "draft_acceptance_rate": accepted / drafted,
+    }
+
+
+def engine_log_window(state: State, readouts: Readouts) -> EngineLogWindow:
+    """The model's expectation of one 100-iteration logging window for one state."""
+    counts = engine_log_counts(state.batch, state.gamma, readouts.mean_acceptance_length, readouts.spec_tokens_per_s)
+    scalars = {k: v.item() for k, v in counts.items()}
+    return EngineLogWindow(per_position_acceptance=list(readouts.per_position_acceptance), **scalars)
+
+
+def format_per_position(per_position_acceptance) -> str:
+    """The log's per-position list: each rate as %.3f, comma-separated (vLLM's ``rates_str``)."""
+    return ", ".join(f"{p:.3f}" for p in per_position_acceptance)
 
 
 def engine_log_line(window: EngineLogWindow) -> str:
     """The exact text ``SpecDecodingLogging.log()`` prints for these counters."""
-    rates = ", ".join(f"{p:.3f}" for p in window.per_position_acceptance)
+    rates = format_per_position(window.per_position_acceptance)
     return (
         "SpecDecoding metrics: "
         "Mean acceptance length: %.2f, "

@@ -1,0 +1,163 @@
+"""Render the essay pages from Jinja2 templates, every number a template expression over model
+outputs.
+
+The context wraps model outputs in ``Quantity``/``Count`` values that know their names; the
+environment's ``finalize`` records every value the prose prints (so a rebuild can report what
+changed) and refuses a float printed without a named format filter.
+"""
+from __future__ import annotations
+
+import html
+import traceback
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from specmodel import CATALOG, Catalog, State, evaluate
+from specmodel import closed_forms as cf
+from specmodel.vllm import engine_log_line, engine_log_window, speculative_config_flag
+
+from .axes import AXES, DEFAULTS, LABELS, state_query
+from .filters import FILTERS, Quantity, Quoted
+
+TEMPLATES = Path(__file__).parent / "templates"
+PAGES = {"index.md.j2": ("index.md", ""), "model.md.j2": ("model.md", "../")}
+
+
+class TemplateBuildError(RuntimeError):
+    """A template failed: the message names the template, the line and the value."""
+
+
+class Count(int):
+    """An integer model value (batch, γ, token counts) that knows its name."""
+
+    def __new__(cls, value: int, path: str):
+        c = super().__new__(cls, value)
+        c.path = path
+        return c
+
+
+def wrap(value, path: str):
+    """Give a context value its name: numbers become Quantity/Count, containers are wrapped."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return Count(value, path)
+    if isinstance(value, float):
+        return Quantity(value, path)
+    if isinstance(value, dict):
+        return Scope(path, value)
+    if isinstance(value, (list, tuple)):
+        return [wrap(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+class Scope:
+    """Attribute and item access over a dict of model values; unknown names are undefined
+    (StrictUndefined turns that into an error naming the value)."""
+
+    def __init__(self, path: str, values: dict):
+        self._path = path
+        self._values = values
+
+    def __getattr__(self, key: str):
+        if key.startswith("_") or key not in self._values:
+            raise AttributeError(key)
+        return wrap(self._values[key], f"{self._path}.{key}")
+
+    def __getitem__(self, key):
+        if key not in self._values:
+            raise KeyError(key)
+        return wrap(self._values[key], f"{self._path}[{key!r}]")
+
+    def __iter__(self):
+        return iter(self._values)
+
+
+class ClosedForms:
+    """Leviathan et al. 2023's closed forms, callable from templates, results named by call."""
+
+    @staticmethod
+    def _q(name: str, value, *args) -> Quantity:
+        return Quantity(float(value), f"cf.{name}({', '.join(str(float(a)) for a in args)})")
+
+    def expected_tokens(self, alpha, gamma):
+        return self._q("expected_tokens", cf.expected_tokens_per_iteration(float(alpha), float(gamma)), alpha, gamma)
+
+    def ceiling(self, alpha):
+        return self._q("ceiling", cf.expected_tokens_ceiling(float(alpha)), alpha)
+
+    def arithmetic_increase(self, alpha, gamma, c_hat):
+        return self._q("arithmetic_increase", cf.arithmetic_increase(float(alpha), float(gamma), float(c_hat)), alpha, gamma, c_hat)
+
+    def walltime_improvement(self, alpha, gamma, c):
+        return self._q("walltime_improvement", cf.walltime_improvement(float(alpha), float(gamma), float(c)), alpha, gamma, c)
+
+    def survival_odds(self, alpha, gamma):
+        return self._q("survival_odds", 1 / float(alpha) ** float(gamma), alpha, gamma)
+
+
+def state_values(state: State, catalog: Catalog) -> dict:
+    """Everything the prose may quote about one state."""
+    r = evaluate(state, catalog=catalog)
+    values = {**state.as_dict(), **r.as_dict()}
+    values["log_line"] = engine_log_line(engine_log_window(state, r))
+    values["config_flag"] = speculative_config_flag(state)
+    values["drafter_label"] = catalog.drafters[state.drafter].label
+    values["query"] = state_query(state.as_dict())
+    return values
+
+
+@dataclass
+class Recorder:
+    """Every value the prose printed, by page: {page: {value name: text}}."""
+
+    quoted: dict = field(default_factory=dict)
+    page: str = ""
+
+    def finalize(self, value):
+        path = getattr(value, "path", None)
+        if isinstance(value, Quantity) and not isinstance(value, Quoted):
+            raise TemplateBuildError(f"{path} = {float(value)!r} printed without a format filter (times, pct, gib, …)")
+        if path is not None:
+            self.quoted.setdefault(self.page, {})[path] = str(value)
+        return "" if value is None else value
+
+
+def make_environment(recorder: Recorder) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        finalize=recorder.finalize,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+def _where(exc: BaseException) -> str:
+    """template:line of the innermost template frame of a traceback."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(".j2")]
+    if getattr(exc, "lineno", None) and getattr(exc, "name", None):
+        return f"{exc.name}:{exc.lineno}"
+    return f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
+
+
+def render_pages(context: dict, recorder: Recorder) -> dict[str, str]:
+    """Render every page; {output path relative to docs/: Markdown}. Raises TemplateBuildError."""
+    env = make_environment(recorder)
+    out = {}
+    for template_name, (path, root) in PAGES.items():
+        recorder.page = path
+        try:
+            out[path] = env.get_template(template_name).render(**context, root=root)
+        except TemplateBuildError as e:
+            raise TemplateBuildError(f"{template_name}: {e}") from None
+        except jinja2.TemplateError as e:
+            raise TemplateBuildError(f"{_where(e)}: {e.message or e}") from None
+        except Exception as e:  # a context function failed: still say where
+            raise TemplateBuildError(f"{_where(e)}: {type(e).__name__}: {e}") from None
+    return out
