@@ -19,7 +19,7 @@ from specmodel.vllm import engine_log_line, engine_log_window, speculative_confi
 from . import chart_rows, charts, svg
 from .axes import AXES, DEFAULTS, LABELS, shard_path
 from .context import build_context
-from .essay import Recorder, render_pages
+from .essay import TEMPLATES, Recorder, render_pages
 from .rounding import dumps
 from .sampler_demo import run_sampler_demo
 from .site_data import build_site_data
@@ -55,8 +55,18 @@ def chart_datasets(name: str, manifest: dict, core: dict, shard: dict, sampler_r
     return sets
 
 
-def compute(catalog: Catalog = CATALOG, timings: Timings | None = None) -> tuple[dict[str, bytes], dict]:
-    """Every generated file as {path relative to docs/: bytes}, and the prose numbers quoted."""
+@dataclass
+class Prepared:
+    """Everything but the essay: generated files so far, and what the templates need."""
+
+    files: dict
+    chart_info: dict
+    sampler_demo: object
+    sim: dict
+
+
+def prepare(catalog: Catalog = CATALOG, timings: Timings | None = None) -> Prepared:
+    """Grid data, chart specs, SVGs and the Vega bundle, as {path relative to docs/: bytes}."""
     timings = timings or Timings()
     out: dict[str, bytes] = {}
     version = model_version(catalog)
@@ -76,31 +86,44 @@ def compute(catalog: Catalog = CATALOG, timings: Timings | None = None) -> tuple
         for name, spec in specs.items():
             datasets = chart_datasets(name, manifest, core, default_shard, demo.rows)
             out[f"charts/{name}.vl.json"] = json.dumps(spec, indent=1, sort_keys=True).encode()
-            for urls_name, url in charts.data_urls(name).items():
-                out[url] = dumps(datasets[urls_name])
-            chart_info[name] = {"description": spec.get("description", name), "rows": datasets["table"], "spec": spec,
-                                "datasets": datasets}
+            for dataset, url in charts.data_urls(name).items():
+                out[url] = dumps(datasets[dataset])
+            chart_info[name] = {"description": spec.get("description", name), "rows": datasets["table"],
+                                "spec": spec, "datasets": datasets}
     with timings.stage("svg"):
         for name, info in chart_info.items():
             out[f"charts/{name}.svg"] = svg.render_svg(info["spec"], info["datasets"]).encode()
         out["vendor/vega-bundle.js"] = svg.vega_bundle().encode()
 
-    with timings.stage("essay"):
-        state = State()
-        readouts = evaluate(state, catalog=catalog)
-        sim = {
-            "axes": AXES, "labels": LABELS, "defaults": DEFAULTS, "readouts": readouts.as_dict(),
-            "vllm_config": speculative_config_flag(state),
-            "vllm_log": engine_log_line(engine_log_window(state, readouts)),
-            "token_row": default_shard["by_gamma"]["token_row"][AXES["gamma"].index(DEFAULTS["gamma"])],
-            "model_version": version, "gpu_memory_bytes": catalog.gpus[state.gpu].memory_capacity_bytes,
-        }
-        recorder = Recorder()
-        context = build_context(catalog, chart_info, demo, sim)
-        for path, text in render_pages(context, recorder).items():
-            out[path] = text.encode()
-        out[PROSE_NUMBERS] = dumps(recorder.quoted)
+    state = State()
+    readouts = evaluate(state, catalog=catalog)
+    sim = {
+        "axes": AXES, "labels": LABELS, "defaults": DEFAULTS, "readouts": readouts.as_dict(),
+        "vllm_config": speculative_config_flag(state),
+        "vllm_log": engine_log_line(engine_log_window(state, readouts)),
+        "token_row": default_shard["by_gamma"]["token_row"][AXES["gamma"].index(DEFAULTS["gamma"])],
+        "model_version": version, "gpu_memory_bytes": catalog.gpus[state.gpu].memory_capacity_bytes,
+    }
+    return Prepared(out, chart_info, demo, sim)
+
+
+def render_essay(prepared: Prepared, catalog: Catalog = CATALOG, templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
+    """The essay pages (and the record of quoted numbers) as {path: bytes}, plus that record."""
+    recorder = Recorder()
+    context = build_context(catalog, prepared.chart_info, prepared.sampler_demo, prepared.sim)
+    out = {path: text.encode() for path, text in render_pages(context, recorder, templates).items()}
+    out[PROSE_NUMBERS] = dumps(recorder.quoted)
     return out, recorder.quoted
+
+
+def compute(catalog: Catalog = CATALOG, timings: Timings | None = None,
+            templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
+    """Every generated file as {path relative to docs/: bytes}, and the prose numbers quoted."""
+    timings = timings or Timings()
+    prepared = prepare(catalog, timings)
+    with timings.stage("essay"):
+        pages, quoted = render_essay(prepared, catalog, templates)
+    return {**prepared.files, **pages}, quoted
 
 
 def changed_numbers(old: dict, new: dict) -> list[str]:
@@ -146,11 +169,11 @@ def report(files: dict[str, bytes], timings: Timings, changes: list[str], print_
         print_fn("no number quoted in the prose changed since the previous build")
 
 
-def build(docs: Path, catalog: Catalog = CATALOG, print_fn=print) -> dict[str, bytes]:
+def build(docs: Path, catalog: Catalog = CATALOG, print_fn=print, templates: Path = TEMPLATES) -> dict[str, bytes]:
     """Compute everything, then write it under ``docs``; report files, sizes, times and changes."""
     timings = Timings()
     start = time.perf_counter()
-    files, quoted = compute(catalog, timings)
+    files, quoted = compute(catalog, timings, templates)
     previous = docs / PROSE_NUMBERS
     old = json.loads(previous.read_text(encoding="utf-8")) if previous.exists() else {}
     with timings.stage("write"):

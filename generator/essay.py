@@ -7,19 +7,16 @@ changed) and refuses a float printed without a named format filter.
 """
 from __future__ import annotations
 
-import html
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
-from markupsafe import Markup
-
-from specmodel import CATALOG, Catalog, State, evaluate
+from specmodel import Catalog, State, evaluate
 from specmodel import closed_forms as cf
 from specmodel.vllm import engine_log_line, engine_log_window, speculative_config_flag
 
-from .axes import AXES, DEFAULTS, LABELS, state_query
+from .axes import state_query
 from .filters import FILTERS, Quantity, Quoted
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -126,9 +123,10 @@ class Recorder:
         return "" if value is None else value
 
 
-def make_environment(recorder: Recorder) -> jinja2.Environment:
+def make_environment(recorder: Recorder, templates: Path = TEMPLATES) -> jinja2.Environment:
+    """Jinja2 with StrictUndefined, the named number filters, and ``recorder`` as finalize."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=jinja2.FileSystemLoader(str(templates)),
         undefined=jinja2.StrictUndefined,
         finalize=recorder.finalize,
         keep_trailing_newline=True,
@@ -146,9 +144,9 @@ def _where(exc: BaseException) -> str:
     return f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
 
 
-def render_pages(context: dict, recorder: Recorder) -> dict[str, str]:
+def render_pages(context: dict, recorder: Recorder, templates: Path = TEMPLATES) -> dict[str, str]:
     """Render every page; {output path relative to docs/: Markdown}. Raises TemplateBuildError."""
-    env = make_environment(recorder)
+    env = make_environment(recorder, templates)
     out = {}
     for template_name, (path, root) in PAGES.items():
         recorder.page = path

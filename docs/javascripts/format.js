@@ -1,6 +1,6 @@
 // Number formatting shared by readouts, live prose numbers and the engine-log line.
 //
-// The build-time HTML is formatted by Python (the Jinja macros in
+// The build-time HTML is formatted by Python (generator/filters.py, used by the essay and by
 // generator/templates/simulation.html.j2), so these must give the same text for the same
 // value, or the page would change under the reader when the script loads. Python's format()
 // rounds the exact binary value half-to-even; toFixed() rounds exact ties away from zero. The
@@ -26,37 +26,29 @@ export function fixed(x, d) {
   return x < 0 || Object.is(x, -0) ? `-${out}` : out;
 }
 
-// Decimals that leave `n` significant digits (never fewer than 0): 309.5 → 0, 6.232 → 2.
-function decimalsFor(x, n) {
-  if (x === 0) return n - 1;
-  const exponent = Number(Math.abs(x).toExponential(n - 1).split("e")[1]);
-  return Math.max(0, n - 1 - exponent);
-}
-
 function group(text) {
   const [whole, fraction] = text.split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
 
-// Python's f"{x:,.{decimals}f}" with `n` significant digits.
-export function significant(x, n) {
-  return group(fixed(x, decimalsFor(x, n)));
-}
-
-// Each kind: value in SI units → text. Mirrors the `fmt` macro of simulation.html.j2.
+// Each name: value in SI units → text. The names and formats are generator/filters.py's
+// (the prose filters), so a live number reads the same before and after the script runs.
 export const FORMATS = {
   times: (v) => `${fixed(v, 2)}×`,
-  percent: (v) => `${fixed(v * 100, Math.abs(v) < 0.01 ? 1 : 0)}%`,
-  tps: (v) => `${significant(v, 3)} tokens/s`,
-  tokens: (v) => fixed(v, 2),
-  gib: (v) => `${significant(v / GIB, 3)} GiB`,
-  gb: (v) => `${significant(v / 1e9, 3)} GB`,
-  kib: (v) => `${significant(v / KIB, 3)} KiB`,
-  tflop: (v) => `${significant(v / 1e12, 3)} TFLOP`,
-  ms: (v) => `${significant(v * 1e3, 3)} ms`,
-  number: (v) => significant(v, 3),
+  times1: (v) => `${fixed(v, 1)}×`,
+  pct: (v) => `${fixed(v * 100, 0)}%`,
+  pct1: (v) => `${fixed(v * 100, 1)}%`,
+  gib: (v) => `${fixed(v / GIB, 2)} GiB`,
+  gb: (v) => `${group(fixed(v / 1e9, 0))} GB`,
+  kib: (v) => `${group(fixed(v / KIB, 0))} KiB`,
+  ms: (v) => `${fixed(v * 1e3, 2)} ms`,
+  tps: (v) => `${group(fixed(v, 0))} tokens/s`,
+  tflop: (v) => `${fixed(v / 1e12, 2)} TFLOP`,
+  num: (v) => group(fixed(v, 2)),
   int: (v) => group(fixed(v, 0)),
+  // Not prose filters: the per-position list of the engine log, and the memory verdict.
+  positions: (list) => list.map((v) => fixed(v, 3)).join(", "),
   fits: (v) => (v ? "fits" : "does not fit"),
 };
 

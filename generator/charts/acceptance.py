@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, GREY, ORANGE, PURPLE, REFERENCE, TEAL, finish, label_expr, table
+from .common import BLUE, GREY, ORANGE, PURPLE, REFERENCE, TEAL, finish, label_expr, table, title
 
 HEIGHT = 240
 
@@ -34,9 +34,10 @@ def acceptance() -> dict:
     chart = alt.layer(bars, rule, note).properties(
         width="container",
         height=HEIGHT,
-        title=alt.Title(
-            "How often each draft position is accepted",
-            subtitle="Positions left of the cut-off pay for their draft; later ones cost more than they return.",
+        title=title(
+            "Acceptance by draft position",
+            "Positions before the cut-off pay for their draft;",
+            "later ones cost more than they return.",
         ),
     )
     return finish(
@@ -66,9 +67,10 @@ def closed_form() -> dict:
     chart = alt.layer(ceiling, line, note).properties(
         width="container",
         height=HEIGHT,
-        title=alt.Title(
+        title=title(
             "Expected tokens per iteration saturate",
-            subtitle="(1 − α^(γ+1)) / (1 − α) (Leviathan et al. 2023, Eq. 1) approaches 1/(1−α), dashed.",
+            "(1 − α^(γ+1)) / (1 − α) (Leviathan et al. 2023,",
+            "Eq. 1) approaches 1/(1−α), dashed.",
         ),
     )
     return finish(
@@ -109,9 +111,10 @@ def sampler() -> dict:
         .properties(
             width="container",
             height=HEIGHT,
-            title=alt.Title(
-                "Rejection sampling recovers the target's distribution",
-                subtitle="Tokens drafted from q and accepted or resampled end up distributed as the target p.",
+            title=title(
+                "Rejection sampling recovers the target",
+                "Drafts from q, accepted or resampled, end up",
+                "distributed exactly as the target p.",
             ),
         )
     )

@@ -6,35 +6,32 @@ from collections.abc import Mapping
 
 import altair as alt
 
-from .common import CELL_DRAFTER, CELL_NONE, DEFAULT_DRAFTER_LABELS, ORANGE, TEAL, finish, label_expr, table
+from .common import CELL_DRAFTER, CELL_NONE, DEFAULT_DRAFTER_LABELS, ORANGE, TEAL, finish, label_expr, table, title
 
 PANEL_WIDTH = 120
+PANEL_SPACING = 36
+ROW_STEP = 34
 
 
 def memory() -> dict:
     """Weights (GiB) and KV cache per token (KiB) per model, two panels;
     rows `{model, role, weight_gib, kv_kib_per_token}` (static)."""
     base = alt.Chart(table("memory"))
-    y = alt.Y("model:N", title=None, sort=None)
     colour = alt.Color("role:N", title=None, scale=alt.Scale(domain=["target", "drafter"], range=[ORANGE, TEAL]),
-                       legend=alt.Legend(orient="top", direction="horizontal"))
+                       legend=alt.Legend(orient="top", direction="horizontal", symbolType="square"))
     tooltip = [alt.Tooltip("model:N", title="model"), alt.Tooltip("role:N", title="role"),
                alt.Tooltip("weight_gib:Q", title="weights (GiB)", format=".3~f"),
                alt.Tooltip("kv_kib_per_token:Q", title="KV cache per token (KiB)", format=".4~g")]
-    weights = base.mark_bar().encode(
-        x=alt.X("weight_gib:Q", title="weights (GiB)"), y=y, color=colour, tooltip=tooltip,
-    ).properties(width=PANEL_WIDTH, title="Weights")
-    kv = base.mark_bar().encode(
-        x=alt.X("kv_kib_per_token:Q", title="KV cache per token (KiB)"),
-        y=alt.Y("model:N", title=None, sort=None, axis=alt.Axis(labels=False, ticks=False, domain=False)),
-        color=colour, tooltip=tooltip,
-    ).properties(width=PANEL_WIDTH, title="KV cache per token")
-    # Fixed panel widths: Vega-Lite cannot size concatenated views to the container; two
-    # 120 px panels plus model labels still fit a 375 px screen.
-    chart = alt.hconcat(weights, kv, spacing=12).resolve_scale(y="shared").properties(
-        title=alt.Title(
-            "What the draft model costs in memory",
-            subtitle="A drafter's weights are small, but its KV cache per token is close to the target's.",
+    weights = _panel(base, "weight_gib", "weights (GiB)", "Weights", colour, tooltip, names=True)
+    kv = _panel(base, "kv_kib_per_token", "KV cache per token (KiB)", "KV cache per token", colour, tooltip)
+    # Fixed panel widths: Vega-Lite cannot size concatenated views to the container.  Model
+    # names sit above the bars rather than in a y axis, and the spacing takes the overflow of
+    # names and values, so both panels fit a 375 px screen.
+    chart = alt.hconcat(weights, kv, spacing=PANEL_SPACING).resolve_scale(y="shared").properties(
+        title=title(
+            "What a drafter costs in memory",
+            "Small weights, but a KV cache per token",
+            "close to the target's.",
         ),
     )
     return finish(
@@ -44,15 +41,33 @@ def memory() -> dict:
     )
 
 
+def _panel(base, field, axis_title, panel_title, colour, tooltip, names=False):
+    x = alt.X(f"{field}:Q", title=axis_title)
+    y = alt.Y("model:N", title=None, sort=None, axis=None, scale=alt.Scale(paddingInner=0.5, paddingOuter=0.3))
+    bars = base.mark_bar().encode(x=x, y=y, color=colour, tooltip=tooltip)
+    # Values in words too: the n-gram's zero bars would otherwise be invisible.
+    values = base.mark_text(align="left", dx=3, fontSize=10).encode(
+        x=x, y=y, color=colour, text=alt.Text(f"{field}:Q", format=".3~g"))
+    layers = [bars, values]
+    if names:
+        layers.append(base.mark_text(align="left", baseline="bottom", dy=-2, fontSize=11).encode(
+            x=alt.datum(0), y=alt.Y("model:N", sort=None, bandPosition=0), color=colour, text="model:N"))
+    return alt.layer(*layers).properties(width=PANEL_WIDTH, height=alt.Step(ROW_STEP), title=panel_title)
+
+
 def decision(labels: Mapping[str, str] | None = None) -> dict:
     """Best drafter and γ per (batch, context) cell, 77 cells;
     rows `{batch, context, drafter, gamma, speedup, label}`; `labels` maps drafter keys to names."""
     labels = dict(labels or DEFAULT_DRAFTER_LABELS)
     drafters = list(labels)
     base = alt.Chart(table("decision"))
-    x = alt.X("context:O", title="context length (tokens)", axis=alt.Axis(labelAngle=0, orient="top"))
-    y = alt.Y("batch:O", title="concurrent sequences (batch size)")
-    cells = base.mark_rect(stroke="#ffffff", strokeWidth=0.5).encode(
+    # Gaps between cells show the page background, so no separator colour is hard-coded.
+    gap = alt.Scale(paddingInner=0.06)
+    x = alt.X("context:O", title="context length (tokens, k = 1024)", scale=gap,
+              axis=alt.Axis(labelAngle=0, orient="top",
+                            labelExpr="datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"))
+    y = alt.Y("batch:O", title="concurrent sequences (batch size)", scale=gap)
+    cells = base.mark_rect().encode(
         x=x, y=y,
         # Where even the best choice is slower than plain decoding, the cell is grey: don't speculate.
         color=alt.condition(
@@ -60,7 +75,7 @@ def decision(labels: Mapping[str, str] | None = None) -> dict:
             alt.value(CELL_NONE),
             alt.Color("drafter:N", title="best drafter",
                       scale=alt.Scale(domain=drafters, range=[CELL_DRAFTER.get(d, TEAL) for d in drafters]),
-                      legend=alt.Legend(orient="bottom", direction="horizontal", labelExpr=label_expr(labels))),
+                      legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(labels))),
         ),
         tooltip=[alt.Tooltip("batch:O", title="concurrent sequences"),
                  alt.Tooltip("context:O", title="context (tokens)"),
@@ -68,13 +83,15 @@ def decision(labels: Mapping[str, str] | None = None) -> dict:
                  alt.Tooltip("gamma:Q", title="best γ"),
                  alt.Tooltip("speedup:Q", title="speedup (×)", format=".3~f")],
     )
-    text = base.mark_text(color="#ffffff", fontSize=10, lineBreak="\n").encode(x=x, y=y, text="label:N")
+    # Two-line label: shift up half a line so the pair is centred in the cell.
+    text = base.mark_text(color="#ffffff", fontSize=10, lineBreak="\n", dy=-6).encode(x=x, y=y, text="label:N")
     chart = alt.layer(cells, text).properties(
         width="container",
         height=alt.Step(30),
-        title=alt.Title(
-            "The best drafter and γ for each batch size and context",
-            subtitle="Each cell: the fastest drafter (colour), its γ and speedup. Grey: nothing beats plain decoding.",
+        title=title(
+            "Best drafter and γ per batch and context",
+            "Colour: the fastest drafter; text: its γ and",
+            "speedup. Grey: plain decoding wins.",
         ),
     )
     return finish(

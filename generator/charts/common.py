@@ -57,12 +57,23 @@ def _js(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+# A 375 px screen leaves ~340 px for a chart; Vega titles do not wrap, so lines stay short.
+TITLE_MAX_CHARS = 40
+SUBTITLE_MAX_CHARS = 50
+
+
+def title(text: str, *subtitle: str) -> alt.Title:
+    """A chart title with subtitle lines, each short enough for a phone screen (else ValueError)."""
+    if len(text) > TITLE_MAX_CHARS:
+        raise ValueError(f"title longer than {TITLE_MAX_CHARS} characters: {text!r}")
+    for line in subtitle:
+        if len(line) > SUBTITLE_MAX_CHARS:
+            raise ValueError(f"subtitle line longer than {SUBTITLE_MAX_CHARS} characters: {line!r}")
+    return alt.Title(text, subtitle=list(subtitle) if subtitle else alt.Undefined)
+
+
 def finish(chart: alt.TopLevelMixin, name: str, description: str) -> dict:
     """Attach the screen-reader description and shared config; return the Vega-Lite dict."""
     chart = chart.properties(description=description, usermeta={"chart": name, "description": description})
     chart = chart.configure(font=FONT).configure_title(anchor="start", subtitlePadding=4, fontSize=14)
-    spec = chart.to_dict()
-    # Altair's default view size is irrelevant for container-width charts and would only
-    # mask a missing height; every chart sets its own.
-    spec.get("config", {}).pop("view", None)
-    return spec
+    return chart.to_dict()

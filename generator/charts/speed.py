@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, DEEP_TEAL, ORANGE, REFERENCE, TEAL, finish, label_expr, roof, table
+from .common import BLUE, DEEP_TEAL, ORANGE, REFERENCE, TEAL, finish, label_expr, roof, table, title
 
 HEIGHT = 260
 
@@ -17,21 +17,21 @@ LADDER_SERIES_EXPR = "datum.drafter === 'ngram' ? datum.outcome + ' (n-gram)' : 
 
 def ladder() -> dict:
     """Speedup per batch size at the current context/drafter/γ; rows `{batch, speedup, drafter, outcome, current}`."""
-    base = alt.Chart(table("ladder"))
+    base = alt.Chart(table("ladder")).transform_calculate(series=LADDER_SERIES_EXPR)
+    colour = alt.Color(
+        "series:N",
+        title=None,
+        scale=alt.Scale(domain=LADDER_SERIES, range=LADDER_COLOURS),
+        legend=alt.Legend(orient="top", direction="horizontal", columns=2, symbolType="square"),
+    )
     bars = (
-        base.transform_calculate(series=LADDER_SERIES_EXPR)
-        .mark_bar()
+        base.mark_bar()
         .encode(
             x=alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0)),
             y=alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False)),
             # Bars start at 1×, so a slowdown hangs below the line instead of just being shorter.
             y2=alt.datum(1),
-            color=alt.Color(
-                "series:N",
-                title=None,
-                scale=alt.Scale(domain=LADDER_SERIES, range=LADDER_COLOURS),
-                legend=alt.Legend(orient="top", direction="horizontal"),
-            ),
+            color=colour,
             opacity=alt.condition("datum.current", alt.value(1.0), alt.value(0.55)),
             tooltip=[
                 alt.Tooltip("batch:O", title="concurrent sequences"),
@@ -42,17 +42,25 @@ def ladder() -> dict:
         )
     )
     one = base.mark_rule(strokeWidth=1.5, strokeDash=[4, 3], color=REFERENCE).encode(y=alt.datum(1))
-    # The current bar is also named in words, so the highlight does not rely on opacity alone.
-    current = base.mark_text(
-        dy=-8, fontWeight="bold", baseline="bottom",
-        text=alt.expr("datum.current ? format(datum.speedup, '.2f') + '×' : ''"),
-    ).encode(x="batch:O", y="speedup:Q")
-    chart = alt.layer(bars, one, current).properties(
+    # The current bar is also labelled with its value, so the highlight does not rely on
+    # opacity alone; one layer per direction keeps the label off the bar's end.
+    above = base.mark_text(
+        dy=-4, fontWeight="bold", baseline="bottom",
+        text=alt.expr("datum.current && datum.speedup > 1 ? format(datum.speedup, '.2f') + '×' : ''"),
+    ).encode(x="batch:O", y="speedup:Q", color=colour)
+    below = base.mark_text(
+        dy=4, fontWeight="bold", baseline="top",
+        text=alt.expr("datum.current && datum.speedup <= 1 ? format(datum.speedup, '.2f') + '×' : ''"),
+    ).encode(x="batch:O", y="speedup:Q", color=colour)
+    chart = alt.layer(bars, one, above, below).properties(
         width="container",
         height=HEIGHT,
-        title=alt.Title(
-            "Speculative decoding's speedup shrinks as the batch grows",
-            subtitle="Speedup over plain decoding at each batch size; bars above 1× are faster, below are slower.",
+        title=title(
+            # Titles are static while rows change, so they name the chart rather than a finding
+            # that some settings would contradict.
+            "Speedup at each batch size",
+            "Speedup over plain decoding per batch size:",
+            "above 1× is faster, below is slower.",
         ),
     )
     return finish(
@@ -83,9 +91,10 @@ def gamma() -> dict:
     chart = alt.layer(one, line, points, current).properties(
         width="container",
         height=HEIGHT,
-        title=alt.Title(
-            "More draft tokens help, then hurt",
-            subtitle="Speedup against γ at the current batch size; the dashed line is 1× (no gain).",
+        title=title(
+            "Speedup against draft length γ",
+            "Speedup against γ at the current batch size;",
+            "dashed: 1×, no gain.",
         ),
     )
     return finish(
@@ -106,9 +115,9 @@ def iteration() -> dict:
     y = alt.Y("phase:N", title=None, sort=PHASES, axis=alt.Axis(labelExpr=label_expr(PHASE_LABELS), labelLimit=160))
     x = alt.X("time_ms:Q", title="time (ms)")
     colour = alt.Color("part:N", title=None, scale=alt.Scale(domain=PARTS, range=[BLUE, ORANGE]),
-                       legend=alt.Legend(orient="top", direction="horizontal",
-                                         labelExpr="datum.label === 'memory' ? 'memory time (bytes ÷ bandwidth)'"
-                                                   " : 'arithmetic time (FLOPs ÷ peak)'"))
+                       legend=alt.Legend(orient="top", direction="horizontal", symbolType="square",
+                                         columns=1, labelExpr="datum.label === 'memory' ? 'memory (bytes ÷ bandwidth)'"
+                                                              " : 'arithmetic (FLOP ÷ peak FLOP/s)'"))
     bars = base.mark_bar().encode(
         x=x, y=y, yOffset=alt.YOffset("part:N", sort=PARTS), color=colour,
         tooltip=[alt.Tooltip("phase:N", title="phase"), alt.Tooltip("part:N", title="part"),
@@ -121,10 +130,11 @@ def iteration() -> dict:
     chart = alt.layer(bars, values).properties(
         width="container",
         height=200,
-        title=alt.Title(
+        title=title(
             "Where one iteration's time goes",
-            subtitle=["Each pass needs its memory time and its arithmetic time, and takes the larger",
-                      "of the two (roofline). Plain decoding's step is shown for comparison."],
+            "A pass needs memory time and arithmetic time",
+            "and takes the larger of the two (roofline).",
+            "A plain decoding step for comparison.",
         ),
     )
     return finish(
@@ -166,9 +176,10 @@ def roofline() -> dict:
     chart = alt.layer(roof_line, points, label).properties(
         width="container",
         height=HEIGHT,
-        title=alt.Title(
+        title=title(
             "The verify pass on the roofline",
-            subtitle="Grey: the most FLOP/s the GPU can reach at each intensity. Dots: the verify pass per batch size.",
+            "Grey: the most FLOP/s reachable at each",
+            "intensity. Dots: the verify pass per batch size.",
         ),
     )
     return finish(

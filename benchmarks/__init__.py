@@ -1,0 +1,1 @@
+"""`make bench`: speed measured side by side in one run (ratios, not absolute thresholds)."""

@@ -1,0 +1,340 @@
+// One page's interactive state: controls ↔ state ↔ URL, and every view of the state (readouts,
+// live prose numbers, token row, vLLM lines, charts). Pages without a simulation still get
+// their charts and live numbers for the state in their URL.
+import { mountCharts, updateCharts, followColorScheme } from "./charts.js";
+import { DataError, loadManifest, loadState, lookup, prefetch } from "./data.js";
+import { fixed, format } from "./format.js";
+import { readoutsFor, renderReadouts } from "./readouts.js";
+import { rowsFor } from "./rows.js";
+import { KEYS, parseQuery, sameState, serializeQuery, snap } from "./state.js";
+import { renderTokenRow } from "./tokens.js";
+import { configFlag, engineLogLine } from "./vllm.js";
+
+// The reader has stopped moving things for this long before the summary is announced.
+const ANNOUNCE_DELAY_MS = 500;
+
+let page = null;
+
+// Text beside a control; mirrors the `shown` macro of simulation.html.j2.
+function controlText(manifest, key, value) {
+  if (key === "batch" || key === "context") return format("int", value);
+  if (key === "alpha") return fixed(value, 2);
+  return manifest.labels?.[key]?.[value] ?? String(value);
+}
+
+class Page {
+  constructor(manifest, sim) {
+    this.manifest = manifest;
+    this.sim = sim;
+    this.form = sim?.querySelector("form") ?? null;
+    this.pathname = location.pathname;
+    this.hash = location.hash; // as of our last URL write: see installHistory
+    this.state = null; // what is shown (or being loaded)
+    this.committed = null; // what the current history entry's URL says, as of the last commit
+    this.rendered = null; // the state whose values are on screen
+    this.values = null;
+    this.loads = 0;
+    this.announceTimer = 0;
+    this.announcePending = false;
+  }
+
+  start() {
+    const { state, notes } = parseQuery(location.search, this.manifest);
+    this.setNotes(notes);
+    this.committed = state;
+    // A corrected URL is rewritten, so a link copied from the address bar is the state shown.
+    if (notes.length > 0 && this.form) this.replaceUrl(state);
+    this.show(state);
+    if (!this.form) return;
+    this.form.addEventListener("input", () => this.onMove());
+    this.form.addEventListener("change", () => this.onCommit());
+    this.form.addEventListener("submit", (event) => event.preventDefault());
+    this.sim.querySelector("[data-action=reset]")?.addEventListener("click", () => this.go("", { scroll: false }));
+    this.sim.querySelector("[data-action=copy-link]")?.addEventListener("click", () => this.copyLink());
+  }
+
+  detach() {
+    clearTimeout(this.announceTimer);
+    this.loads += 1; // drop any load still in flight
+  }
+
+  // --- URL -------------------------------------------------------------------------------
+
+  url(state) {
+    return location.pathname + serializeQuery(state, this.manifest) + location.hash;
+  }
+
+  // The theme keeps the scroll offset in history.state: pass it on, or back/forward jumps to the top.
+  replaceUrl(state) {
+    history.replaceState(history.state, "", this.url(state));
+    this.hash = location.hash;
+  }
+
+  // A new history entry for `state`; the entry being left gets back the URL it was committed
+  // with (replaceState may have moved it along with a dragged slider).
+  pushUrl(state) {
+    if (sameState(state, this.committed)) {
+      this.replaceUrl(state);
+      return;
+    }
+    this.replaceUrl(this.committed);
+    history.pushState(history.state, "", this.url(state));
+    this.hash = location.hash;
+    this.committed = state;
+  }
+
+  // --- controls --------------------------------------------------------------------------
+
+  control(key) {
+    return this.form?.elements.namedItem(key) ?? null;
+  }
+
+  readControls() {
+    const state = { ...this.state };
+    for (const key of KEYS) {
+      const el = this.control(key);
+      if (!el) continue;
+      const axis = this.manifest.axes[key];
+      if (el.dataset?.scale === "index") state[key] = axis[Number(el.value)] ?? state[key];
+      else if (typeof axis[0] === "number") state[key] = snap(axis, Number(el.value));
+      else if (axis.includes(el.value)) state[key] = el.value;
+    }
+    return state;
+  }
+
+  writeControls(state) {
+    for (const key of KEYS) {
+      const el = this.control(key);
+      const value = state[key];
+      const text = controlText(this.manifest, key, value);
+      if (el) {
+        const index = this.manifest.axes[key].indexOf(value);
+        el.value = el.dataset?.scale === "index" ? String(index) : String(value);
+        if (el.type === "range") el.setAttribute("aria-valuetext", text);
+      }
+      for (const out of this.sim?.querySelectorAll(`[data-output="${key}"]`) ?? []) out.textContent = text;
+    }
+  }
+
+  onMove() {
+    const state = this.readControls();
+    if (sameState(state, this.state)) return;
+    this.show(state);
+    this.replaceUrl(state);
+  }
+
+  onCommit() {
+    const state = this.readControls();
+    if (!sameState(state, this.state)) this.show(state);
+    this.setNotes([]);
+    this.pushUrl(state);
+    this.announceSoon();
+  }
+
+  // A state from outside the controls: an explorable link, reset, back/forward.
+  go(query, { scroll }) {
+    const { state, notes } = parseQuery(query, this.manifest);
+    this.setNotes(notes);
+    this.pushUrl(state);
+    this.show(state);
+    this.announceSoon();
+    if (scroll && this.sim) {
+      const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+      this.sim.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+      this.sim.focus({ preventScroll: true });
+    }
+  }
+
+  // Back/forward to a state of this page (its query changed, its hash did not).
+  ownsPopState() {
+    return this.form !== null && location.pathname === this.pathname && location.hash === this.hash;
+  }
+
+  onPopState() {
+    this.hash = location.hash;
+    const { state, notes } = parseQuery(location.search, this.manifest);
+    this.setNotes(notes);
+    this.committed = state;
+    this.show(state);
+    this.announceSoon();
+  }
+
+  onExploreClick(event, link) {
+    if (!this.sim || link.pathname !== location.pathname) return;
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    // Ours alone: the theme's instant navigation would otherwise fetch the page again.
+    event.preventDefault();
+    event.stopPropagation();
+    this.go(link.search, { scroll: true });
+  }
+
+  async copyLink() {
+    const url = new URL(this.url(this.state), location.href);
+    url.hash = "simulation";
+    const status = this.sim.querySelector("[data-copied]");
+    try {
+      await navigator.clipboard.writeText(url.href);
+      status.textContent = "Link copied.";
+    } catch {
+      // No clipboard permission: show the link so it can be copied by hand.
+      status.textContent = `Copy this link: ${url.href}`;
+    }
+  }
+
+  // --- showing a state -------------------------------------------------------------------
+
+  async show(state) {
+    this.state = state;
+    // Also while a control moves: its output and aria-valuetext follow it.
+    this.writeControls(state);
+    const load = ++this.loads;
+    this.sim?.setAttribute("aria-busy", "true");
+    let data;
+    try {
+      data = await loadState(this.manifest, state);
+    } catch (error) {
+      if (load === this.loads) this.showError(error);
+      return;
+    }
+    if (load !== this.loads) return; // a newer state was asked for meanwhile
+    try {
+      this.render(data, state);
+    } catch (error) {
+      this.showError(error);
+      return;
+    }
+    prefetch(this.manifest, state);
+  }
+
+  render(data, state) {
+    const values = readoutsFor(data, state);
+    renderReadouts(document.body, values);
+    updateCharts((chart) => rowsFor(chart, data, state));
+    this.values = values;
+    this.rendered = state;
+    if (this.sim) {
+      // Which state the readouts show ("" = the defaults): for tests, and for anyone inspecting.
+      this.sim.dataset.rendered = serializeQuery(state, this.manifest);
+      this.sim.removeAttribute("aria-busy");
+      this.sim.removeAttribute("data-stale");
+      const warning = this.sim.querySelector("[data-warning=memory]");
+      if (warning) warning.hidden = Boolean(values.fits_in_memory);
+      const row = this.sim.querySelector("[data-token-row]");
+      if (row) renderTokenRow(row, state.gamma, lookup(data, "token_row", state));
+      this.renderVllm(data, state);
+    }
+    if (this.announcePending) this.announce();
+  }
+
+  renderVllm(data, state) {
+    const config = this.sim.querySelector("[data-vllm=config]");
+    if (config) config.textContent = configFlag(data, state);
+    const log = this.sim.querySelector("[data-vllm=log]");
+    if (log) log.textContent = engineLogLine(data, state);
+  }
+
+  showError(error) {
+    this.sim?.removeAttribute("aria-busy");
+    this.sim?.setAttribute("data-stale", "true");
+    const reason = error instanceof DataError ? error.message : `Unexpected error: ${error.message}`;
+    this.setNotes([`${reason} The numbers shown are from the last settings that loaded.`], { error: true });
+  }
+
+  setNotes(notes, { error = false } = {}) {
+    const region = this.sim?.querySelector("[data-notes]");
+    if (!region) return;
+    region.replaceChildren(
+      ...notes.map((text) => {
+        const p = document.createElement("p");
+        p.textContent = text;
+        return p;
+      }),
+    );
+    region.classList.toggle("is-error", error);
+    region.hidden = notes.length === 0;
+  }
+
+  // --- the spoken summary ----------------------------------------------------------------
+
+  announceSoon() {
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(() => this.announce(), ANNOUNCE_DELAY_MS);
+  }
+
+  announce() {
+    const status = this.sim?.querySelector("[data-status]");
+    if (!status) return;
+    if (!this.values || !sameState(this.rendered, this.state)) {
+      this.announcePending = true; // said once the values for this state are on screen
+      return;
+    }
+    this.announcePending = false;
+    const v = this.values;
+    const s = this.state;
+    const verdict = v.speedup > 1 ? "faster than" : "slower than or equal to";
+    status.textContent =
+      `Speedup ${format("times", v.speedup)} at ${controlText(this.manifest, "batch", s.batch)} concurrent ` +
+      `sequences, ${controlText(this.manifest, "drafter", s.drafter)}, γ ${s.gamma}, α ` +
+      `${controlText(this.manifest, "alpha", s.alpha)}: speculative decoding is ${verdict} plain decoding ` +
+      `(${format("tps", v.spec_tokens_per_s)} against ${format("tps", v.plain_tokens_per_s)}).`;
+  }
+}
+
+function showSetupError(sim, error) {
+  const region = sim?.querySelector("[data-notes]");
+  if (!region) return;
+  const p = document.createElement("p");
+  p.textContent =
+    `The simulation's data could not be loaded (${error.message}). ` +
+    "The numbers shown are for the starting settings.";
+  region.replaceChildren(p);
+  region.classList.add("is-error");
+  region.hidden = false;
+}
+
+// Runs on first load and after every instant navigation.
+export async function setupPage() {
+  followColorScheme();
+  page?.detach();
+  page = null;
+  const sim = document.querySelector(".spec-sim#simulation");
+  const article = document.querySelector("article") ?? document.body;
+  mountCharts(document.body);
+  const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
+  if (!needsData) return;
+  let manifest;
+  try {
+    manifest = await loadManifest();
+  } catch (error) {
+    showSetupError(sim, error);
+    return;
+  }
+  const current = new Page(manifest, sim);
+  page = current;
+  // Bubbling reaches the article before the theme's listener on <body>, so stopping it here
+  // keeps instant navigation out of a same-page state change.
+  article.addEventListener("click", (event) => {
+    const link = event.target.closest?.("a.explore");
+    if (link && page === current) current.onExploreClick(event, link);
+  });
+  current.start();
+}
+
+let installed = false;
+
+export function installHistory() {
+  if (installed) return;
+  installed = true;
+  // Capture phase, so this runs before the theme's own popstate listener. The theme treats the
+  // first popstate after a full page load as a navigation and fetches the page again, which
+  // would replace the simulation mid-state; a query-only change is ours alone.
+  window.addEventListener(
+    "popstate",
+    (event) => {
+      if (!page || location.pathname !== page.pathname) return; // another page: the theme navigates
+      if (page.ownsPopState()) event.stopImmediatePropagation();
+      page.onPopState(); // a hash change is the theme's to scroll to, but the state follows the URL
+    },
+    { capture: true },
+  );
+}

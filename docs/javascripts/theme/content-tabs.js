@@ -1,0 +1,2 @@
+// MkDocs Material 9.8's content.tabs.link script (partials/javascripts/content.html), verbatim, moved out of the page for the CSP.
+var tabs=__md_get("__tabs");if(Array.isArray(tabs))e:for(var set of document.querySelectorAll(".tabbed-set")){var labels=set.querySelector(".tabbed-labels");for(var tab of tabs)for(var label of labels.getElementsByTagName("label"))if(label.innerText.trim()===tab){var input=document.getElementById(label.htmlFor);input.checked=!0;continue e}}

@@ -1,0 +1,129 @@
+"""Static SVG renders of the chart specs and the Vega JavaScript bundle, both via vl-convert."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Mapping
+from html import escape
+
+import altair as alt
+import vl_convert as vlc
+
+# "container" has no meaning without a page; the static render uses this width instead.
+STATIC_WIDTH = 640
+
+_SCHEMA_VERSION = re.compile(r"/vega-lite/v(\d+)\.(\d+)(?:\.\d+)?\.json$")
+
+
+def render_svg(spec: Mapping, datasets: Mapping[str, list[dict]], *, width: int | None = STATIC_WIDTH,
+               config: Mapping | None = None) -> str:
+    """SVG text of `spec` with each named dataset replaced by inline rows.
+
+    spec: a Vega-Lite dict whose data are `{"name": ..., "url": ...}` (left untouched; a
+    deep copy is rendered).  datasets: `{dataset name: rows}`; every named dataset in the spec
+    must be given.  width: pixels used where the spec says "container" (None keeps
+    "container", which vl-convert treats as a 300 px container: a phone-sized check).  config: optional
+    Vega-Lite config (e.g. the page's light theme) merged by vl-convert.
+    Deterministic: the same input gives byte-identical output.  The root <svg> gets
+    role="img", aria-label and a <title> from the spec's description.
+    """
+    check_vegalite_version(spec)
+    inlined = copy.deepcopy(dict(spec))
+    used = _inline(inlined, datasets, width)
+    unknown = sorted(set(datasets) - used)
+    if unknown:
+        raise ValueError(f"datasets {unknown} are not used by the spec")
+    svg = vlc.vegalite_to_svg(inlined, vl_version=f"v{bundle_vegalite_version()}",
+                              config=dict(config) if config else None)
+    return _label(svg, _description(spec))
+
+
+def _inline(node, datasets: Mapping[str, list[dict]], width: int | None) -> set[str]:
+    """Swap named URL data for inline values in place; return the dataset names swapped."""
+    used: set[str] = set()
+    if isinstance(node, dict):
+        data = node.get("data")
+        if isinstance(data, dict) and "name" in data:
+            name = data["name"]
+            if name not in datasets:
+                raise KeyError(f"no rows given for dataset {name!r}")
+            # JSON round trip: the render sees exactly what the page would fetch.
+            node["data"] = {"name": name, "values": json.loads(json.dumps(datasets[name]))}
+            used.add(name)
+        if width is not None and node.get("width") == "container":
+            node["width"] = width
+        for key, value in node.items():
+            if key not in ("data", "config", "usermeta"):
+                used |= _inline(value, datasets, width)
+    elif isinstance(node, list):
+        for item in node:
+            used |= _inline(item, datasets, width)
+    return used
+
+
+def _description(spec: Mapping) -> str:
+    meta = spec.get("usermeta") or {}
+    text = spec.get("description") or meta.get("description")
+    if not text:
+        raise ValueError("the spec has no description (needed for the SVG's accessible name)")
+    return text
+
+
+def _label(svg: str, description: str) -> str:
+    """Name the chart for screen readers: vl-convert leaves the root <svg> unlabelled."""
+    end = svg.find(">")
+    if not svg.startswith("<svg") or end < 0:
+        raise ValueError("vl-convert did not return an <svg> document")
+    text = escape(description, quote=True)
+    head = svg[:end]
+    if "aria-label=" not in head:
+        head += f' role="img" aria-label="{text}"'
+    if svg[end + 1:].startswith("<title>"):
+        return f"{head}>{svg[end + 1:]}"
+    return f"{head}><title>{text}</title>{svg[end + 1:]}"
+
+
+# --- the Vega bundle ---------------------------------------------------------------------
+
+
+def spec_vegalite_version(spec: Mapping) -> str:
+    """"major.minor" of the Vega-Lite schema a spec declares in `$schema`."""
+    match = _SCHEMA_VERSION.search(spec.get("$schema", ""))
+    if not match:
+        raise ValueError(f"spec $schema {spec.get('$schema')!r} is not a Vega-Lite schema URL")
+    return f"{match[1]}.{match[2]}"
+
+
+def bundle_vegalite_version() -> str:
+    """"major.minor" of the Vega-Lite in the bundle: Altair's schema version, which must be one
+    that vl-convert ships (else RuntimeError)."""
+    match = _SCHEMA_VERSION.search(alt.SCHEMA_URL)
+    if not match:
+        raise RuntimeError(f"cannot read a Vega-Lite version from altair.SCHEMA_URL {alt.SCHEMA_URL!r}")
+    version = f"{match[1]}.{match[2]}"
+    if version not in vlc.get_vegalite_versions():
+        raise RuntimeError(
+            f"Altair {alt.__version__} writes Vega-Lite v{version} specs, but vl-convert "
+            f"{vlc.__version__} ships only {', '.join(vlc.get_vegalite_versions())}: "
+            "upgrade vl-convert-python or pin altair to a matching release"
+        )
+    return version
+
+
+def check_vegalite_version(spec: Mapping) -> None:
+    """Raise ValueError unless the spec's Vega-Lite major.minor equals the bundle's."""
+    declared = spec_vegalite_version(spec)
+    bundled = bundle_vegalite_version()
+    if declared != bundled:
+        raise ValueError(
+            f"spec declares Vega-Lite v{declared} but the bundle (and the static renders) use "
+            f"v{bundled}: regenerate the spec with the installed Altair"
+        )
+
+
+def vega_bundle() -> str:
+    """JavaScript that sets window.vega, window.vegaLite and window.vegaEmbed (for
+    docs/vendor/vega-bundle.js), built with the Vega-Lite version Altair's specs declare."""
+    return vlc.javascript_bundle(vl_version=f"v{bundle_vegalite_version()}")

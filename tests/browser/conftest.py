@@ -1,0 +1,145 @@
+"""Browser tests: the built site/ served from 127.0.0.1, driven in Debian's headless Chromium.
+
+`make test` builds the site first (`python -m generator build && mkdocs build --strict`);
+these tests only read site/. Every page a test opens records its console errors and every
+request it makes: `page_log` checks both when the test ends, so no test can pass while the
+page logs an error or reaches outside the site.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from site_helpers import SITE
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_dir() -> Path:
+    if not (SITE / "index.html").is_file() or not (SITE / "data" / "manifest.json").is_file():
+        pytest.fail(
+            f"{SITE} has no built site (index.html and data/manifest.json). Build it first: "
+            "`make site`, i.e. `python -m generator build && mkdocs build --strict`.",
+            pytrace=False,
+        )
+    return SITE
+
+
+@pytest.fixture(scope="session")
+def server_url(site_dir: Path):
+    """http://127.0.0.1:<free port> serving site/, from a thread, for the whole session."""
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    # Playwright's own browser download cannot reach its host: use Debian's chromium.
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args, server_url):
+    return {**browser_context_args, "base_url": server_url, "viewport": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+class PageLog:
+    """What a browser context did: console errors, uncaught exceptions, every request URL."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+
+    def attach(self, context) -> None:
+        context.on("request", lambda request: self.requests.append(request.url))
+        context.on("page", self._watch)
+        for page in context.pages:
+            self._watch(page)
+
+    def _watch(self, page) -> None:
+        page.on("console", lambda msg: msg.type == "error" and self.errors.append(f"console: {msg.text}"))
+        page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+
+    def outside(self) -> list[str]:
+        """Requests to anything but the local server (data: and blob: URLs never leave the page)."""
+        return [
+            url for url in self.requests
+            if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).hostname != "127.0.0.1"
+        ]
+
+    def check(self) -> None:
+        assert self.errors == [], "the page logged errors:\n" + "\n".join(self.errors)
+        assert self.outside() == [], "requests outside 127.0.0.1:\n" + "\n".join(self.outside())
+
+
+def _block_outside(route) -> None:
+    # Never let a stray request reach the network; PageLog still reports it.
+    if urlsplit(route.request.url).hostname == "127.0.0.1":
+        route.continue_()
+    else:
+        route.abort()
+
+
+@pytest.fixture
+def page_log(context) -> PageLog:
+    log = PageLog()
+    log.attach(context)
+    context.route("**/*", _block_outside)
+    yield log
+    log.check()
+
+
+@pytest.fixture
+def new_context(browser, server_url):
+    """Open extra contexts (another viewport, colour scheme, JS off), each logged and checked."""
+    opened: list[tuple] = []
+
+    def open_context(**kwargs):
+        options = {"base_url": server_url, "viewport": {"width": 1280, "height": 900}, **kwargs}
+        context = browser.new_context(**options)
+        log = PageLog()
+        log.attach(context)
+        context.route("**/*", _block_outside)
+        opened.append((context, log))
+        return context
+
+    yield open_context
+    for context, log in opened:
+        context.close()
+    for _, log in opened:
+        log.check()

@@ -1,0 +1,107 @@
+"""Reading the simulation's state and readouts off the page, and what the model says they are."""
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+from specmodel import State, evaluate
+
+# The built site; SITE_DIR points the tests at another build (a copy, a release candidate).
+SITE = Path(os.environ.get("SITE_DIR") or Path(__file__).resolve().parents[2] / "site")
+# The data files round every number to 4 significant digits: half a unit in the 4th digit is at
+# most 5e-4 of the value.
+REL_TOL = 5.0001e-4
+
+
+def manifest() -> dict:
+    return json.loads((SITE / "data" / "manifest.json").read_text(encoding="utf-8"))
+
+
+def state_for(query: str) -> dict:
+    """The defaults with the keys of `query` ("batch=64&…", valid values only) applied."""
+    m = manifest()
+    state = dict(m["defaults"])
+    for key, raw in parse_qsl(query.lstrip("?")):
+        axis = m["axes"][key]
+        state[key] = type(axis[0])(raw) if isinstance(axis[0], (int, float)) else raw
+    return state
+
+
+def wait_rendered(page, query: str) -> None:
+    """Until the simulation shows the state of `query` ("" for the defaults, else "?…")."""
+    page.wait_for_function(
+        "q => document.querySelector('#simulation')?.dataset.rendered === q", arg=query
+    )
+
+
+def page_readouts(page) -> dict[str, str]:
+    """data-value of every readout in the simulation, by key (duplicates must agree)."""
+    pairs = page.eval_on_selector_all(
+        "#simulation [data-readout]", "els => els.map(e => [e.dataset.readout, e.dataset.value])"
+    )
+    values: dict[str, str] = {}
+    for key, value in pairs:
+        assert values.get(key, value) == value, f"two {key} readouts disagree: {values[key]} vs {value}"
+        values[key] = value
+    return values
+
+
+def model_readouts(state: dict) -> dict:
+    return evaluate(State(**state)).as_dict()
+
+
+def mismatches(page, state: dict) -> list[str]:
+    """Readouts whose data-value is not the model's value at `state` to 4 significant digits."""
+    model = model_readouts(state)
+    bad = []
+    shown = page_readouts(page)
+    assert len(shown) >= 15, f"expected the simulation's readouts, found {sorted(shown)}"
+    for key, text in shown.items():
+        expected = model[key]
+        got = json.loads(text)
+        if isinstance(expected, (list, tuple)):
+            ok = len(got) == len(expected) and all(
+                math.isclose(g, e, rel_tol=REL_TOL, abs_tol=1e-12) for g, e in zip(got, expected)
+            )
+        else:
+            ok = math.isclose(float(got), float(expected), rel_tol=REL_TOL, abs_tol=1e-12)
+        if not ok:
+            bad.append(f"{key}: page {text}, model {expected!r}")
+    return bad
+
+
+def control_values(page) -> dict[str, str]:
+    """What each control shows, as an axis value (ranges over indices mapped back to values)."""
+    return page.evaluate(
+        """() => {
+          const form = document.querySelector('#simulation form');
+          const out = {};
+          for (const key of ['batch','context','drafter','gamma','alpha','acceptance','workload']) {
+            const el = form.elements.namedItem(key);
+            out[key] = el.value;
+          }
+          return out;
+        }"""
+    )
+
+
+def controls_state(page) -> dict:
+    m = manifest()
+    raw = control_values(page)
+    state = {}
+    for key, value in raw.items():
+        axis = m["axes"][key]
+        if key in ("batch", "context"):
+            state[key] = axis[int(value)]
+        elif isinstance(axis[0], (int, float)):
+            state[key] = type(axis[0])(value)
+        else:
+            state[key] = value
+    return state
+
+
+def current_query(page) -> str:
+    return page.evaluate("() => location.search")

@@ -1,0 +1,211 @@
+"""The simulation in the browser: controls, readouts against the model, URL state, history,
+explorable links, live prose numbers, no-JS text."""
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+
+from generator.filters import FILTERS
+from site_helpers import (
+    controls_state,
+    current_query,
+    manifest,
+    mismatches,
+    page_readouts,
+    state_for,
+    wait_rendered,
+)
+
+pytestmark = pytest.mark.browser
+
+KEYS = ("batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload")
+
+
+def query_of(state: dict) -> str:
+    """What the page writes to the URL for `state`: non-default keys in a fixed order."""
+    defaults = manifest()["defaults"]
+    pairs = [(k, str(state[k])) for k in KEYS if state[k] != defaults[k]]
+    return "?" + urlencode(pairs) if pairs else ""
+
+
+def set_range(page, name: str, value) -> None:
+    """Move a slider to `value` with the keyboard, as a reader would (one step per key press)."""
+    m = manifest()
+    axis = m["axes"][name]
+    slider = page.locator(f"#simulation input[type=range][name={name}]")
+    current = controls_state(page)[name]
+    steps = axis.index(value) - axis.index(current)
+    slider.focus()
+    for _ in range(abs(steps)):
+        slider.press("ArrowRight" if steps > 0 else "ArrowLeft")
+
+
+# One move per control, applied in order: (control, new value).
+MOVES = [
+    ("batch", 64),
+    ("context", 8192),
+    ("drafter", "qwen3-1.7b"),
+    ("gamma", 7),
+    ("alpha", 0.5),
+    ("acceptance", "same"),
+    ("workload", "steady-state"),
+]
+
+
+def move(page, name: str, value) -> None:
+    if name in ("batch", "context", "gamma", "alpha"):
+        set_range(page, name, value)
+    elif name == "acceptance":
+        page.locator(f"#simulation input[name=acceptance][value='{value}']").check()
+    else:
+        page.locator(f"#simulation select[name={name}]").select_option(value)
+
+
+def test_every_control_moved_matches_the_model(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    state = dict(manifest()["defaults"])
+    assert mismatches(page, state) == []
+    for name, value in MOVES:
+        move(page, name, value)
+        state[name] = value
+        wait_rendered(page, query_of(state))
+        assert mismatches(page, state) == [], f"after moving {name} to {value}"
+        assert current_query(page) == query_of(state)
+        assert controls_state(page) == state
+
+
+def test_url_round_trip(page, page_log):
+    query = "?batch=256&context=16384&drafter=ngram&gamma=3&alpha=0.9&acceptance=same&workload=steady-state"
+    page.goto("/" + query)
+    wait_rendered(page, query)
+    state = state_for(query)
+    assert controls_state(page) == state
+    assert mismatches(page, state) == []
+    assert page.locator("#simulation [data-notes]").is_hidden()
+
+    move(page, "gamma", 5)
+    state["gamma"] = 5
+    wait_rendered(page, query_of(state))
+    assert current_query(page) == query_of(state)
+    assert mismatches(page, state) == []
+
+
+def test_bad_url_values_are_corrected_and_explained(page, page_log):
+    page.goto(
+        "/?batch=50&gamma=abc&alpha=1e400&drafter=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"
+        "&foo=bar&context=4096&context=99999999"
+    )
+    # batch 50 snaps to 64 (a doubling axis snaps in log space); the last context wins and is
+    # clamped; garbage falls back to the default; unknown keys are ignored.
+    expected = {**manifest()["defaults"], "batch": 64, "context": 32768}
+    wait_rendered(page, query_of(expected))
+    assert controls_state(page) == expected
+    assert mismatches(page, expected) == []
+    notes = page.locator("#simulation [data-notes]")
+    assert notes.is_visible()
+    text = notes.inner_text()
+    for key in ("batch", "context", "gamma", "alpha", "drafter"):
+        assert key in text
+    assert "foo" not in text
+    # The URL's text is shown as text, never parsed as markup.
+    assert notes.locator("img").count() == 0
+    assert "<img" in text
+    assert current_query(page) == query_of(expected)
+
+
+def test_back_and_forward_walk_through_committed_states(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    # A mouse drag: many input events, one change: one history entry.
+    slider = page.locator("#simulation input[name=batch]")
+    box = slider.bounding_box()
+    page.mouse.move(box["x"] + 8, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for fraction in (0.3, 0.6, 0.9):
+        page.mouse.move(box["x"] + box["width"] * fraction, box["y"] + box["height"] / 2)
+    page.mouse.move(box["x"] + box["width"] + 40, box["y"] + box["height"] / 2)
+    page.mouse.up()
+    wait_rendered(page, "?batch=1024")
+    page.locator("#simulation select[name=drafter]").select_option("ngram")
+    wait_rendered(page, "?batch=1024&drafter=ngram")
+
+    page.go_back()
+    wait_rendered(page, "?batch=1024")
+    assert current_query(page) == "?batch=1024"
+    assert controls_state(page) == state_for("batch=1024")
+    assert mismatches(page, state_for("batch=1024")) == []
+
+    page.go_back()
+    wait_rendered(page, "")
+    assert current_query(page) == ""
+    assert controls_state(page) == state_for("")
+
+    page.go_forward()
+    wait_rendered(page, "?batch=1024")
+    assert controls_state(page) == state_for("batch=1024")
+
+
+def test_explorable_link_sets_the_state_and_scrolls(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    links = page.locator("article a.explore")
+    assert links.count() > 0, "the essay has no explorable links (<a class=\"explore\" href=\"?…\">)"
+    link = links.first
+    href = link.get_attribute("href")
+    expected = state_for(href.split("?", 1)[1])
+    page.evaluate("() => { window.__sameDocument = true; window.scrollTo(0, 0); }")
+    link.click()
+    wait_rendered(page, query_of(expected))
+    assert current_query(page) == query_of(expected)
+    assert controls_state(page) == expected
+    assert mismatches(page, expected) == []
+    # Handled in the page: no reload, no instant navigation.
+    assert page.evaluate("() => window.__sameDocument === true")
+    page.wait_for_function(
+        "() => { const r = document.querySelector('#simulation').getBoundingClientRect();"
+        " return r.top >= -2 && r.top < innerHeight / 2; }"
+    )
+    page.go_back()
+    wait_rendered(page, "")
+
+
+def test_live_prose_numbers_follow_the_state(page, page_log):
+    page.goto("/?batch=64&context=8192")
+    wait_rendered(page, "?batch=64&context=8192")
+    lives = page.eval_on_selector_all(
+        ".live[data-live]", "els => els.map(e => [e.dataset.live, e.dataset.fmt, e.textContent])"
+    )
+    assert lives, "the essay has no live numbers (<span class=\"live\" data-live=…>)"
+    values = page_readouts(page)
+    for key, fmt, text in lives:
+        assert key in values, f"live number {key} is not a readout of the simulation"
+        expected = FILTERS[fmt](json.loads(values[key]))
+        assert text == expected, f"live {key} ({fmt}): page {text!r}, Python {expected!r}"
+
+
+def _static_texts(page) -> dict:
+    return page.evaluate(
+        """() => {
+          const text = (sel) => [...document.querySelectorAll(sel)].map(e => e.textContent.trim());
+          return {
+            readouts: text('#simulation [data-readout]'),
+            live: text('.live[data-live]'),
+            vllm: text('#simulation [data-vllm]'),
+            tokens: text('#simulation [data-token-row] li'),
+            outputs: text('#simulation [data-output]'),
+          };
+        }"""
+    )
+
+
+def test_build_time_text_equals_what_the_script_writes(page, page_log, new_context):
+    """Python formats the default state into the HTML; the script rewrites it: same text."""
+    no_js = new_context(java_script_enabled=False).new_page()
+    no_js.goto("/")
+    built = _static_texts(no_js)
+    page.goto("/")
+    wait_rendered(page, "")
+    assert _static_texts(page) == built

@@ -1,0 +1,134 @@
+"""The site around the simulation: charts, dark mode, instant navigation, CSP, no outside
+requests, no console errors, and screenshots for a human to look at."""
+from __future__ import annotations
+
+import pytest
+
+from site_helpers import mismatches, state_for, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+AXIS_LABEL_LUMINANCE = """sel => {
+  const label = document.querySelector(sel + ' .role-axis-label text');
+  if (!label) return null;
+  const [r, g, b] = getComputedStyle(label).fill.match(/[\\d.]+/g).map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}"""
+LADDER = ".spec-chart[data-chart=ladder]"
+
+
+def live_chart(page, name: str = "ladder") -> None:
+    page.wait_for_selector(f".spec-chart[data-chart={name}].is-live svg", state="attached")
+
+
+def test_charts_render_and_follow_the_palette(page, page_log):
+    page.goto("/")
+    live_chart(page)
+    charts = page.eval_on_selector_all(
+        ".spec-chart[data-chart]", "els => els.map(e => [e.dataset.chart, e.classList.contains('is-live')])"
+    )
+    assert charts, "no charts on the essay page"
+    page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+    assert page.locator(".spec-chart__error").count() == 0
+    assert page.evaluate("() => document.body.dataset.mdColorScheme") == "default"
+    assert page.evaluate(AXIS_LABEL_LUMINANCE, LADDER) < 0.5
+
+    page.locator("form[data-md-component=palette] label:not([hidden])").click()
+    page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
+    page.wait_for_function(f"sel => ({AXIS_LABEL_LUMINANCE})(sel) > 0.6", arg=LADDER)
+    assert page.evaluate(AXIS_LABEL_LUMINANCE, LADDER) > 0.6
+    # Every chart came back after the re-embed.
+    page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+
+
+def test_chart_follows_the_state(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    live_chart(page)
+    current = "sel => [...document.querySelectorAll(sel + ' .role-mark text')].map(t => t.textContent).join('|')"
+    before = page.evaluate(current, LADDER)
+    page.locator("#simulation select[name=drafter]").select_option("ngram")
+    wait_rendered(page, "?drafter=ngram")
+    page.wait_for_function(f"([sel, before]) => ({current})(sel) !== before", arg=[LADDER, before])
+
+
+def test_instant_navigation_there_and_back(page, page_log):
+    page.goto("/?batch=64")
+    wait_rendered(page, "?batch=64")
+    live_chart(page)
+    page.evaluate("() => { window.__sameDocument = true; }")
+    page.locator(".md-nav__link", has_text="The model").first.click()
+    page.wait_for_url("**/model/")
+    page.wait_for_function("() => document.querySelector('article h1') !== null")
+    # Instant navigation: the document was not reloaded, and the page was set up again.
+    assert page.evaluate("() => window.__sameDocument === true")
+    if page.locator(".spec-chart[data-chart]").count():
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+
+    page.go_back()
+    wait_rendered(page, "?batch=64")
+    live_chart(page)
+    assert mismatches(page, state_for("batch=64")) == []
+    page.locator("#simulation select[name=drafter]").select_option("ngram")
+    wait_rendered(page, "?batch=64&drafter=ngram")
+    assert mismatches(page, state_for("batch=64&drafter=ngram")) == []
+
+
+def test_works_without_instant_navigation_too(page, page_log):
+    """A full page load of the model page, then of the essay with a state: same setup path."""
+    page.goto("/model/")
+    page.wait_for_function("() => document.querySelector('article h1') !== null")
+    page.goto("/?gamma=2")
+    wait_rendered(page, "?gamma=2")
+    assert mismatches(page, state_for("gamma=2")) == []
+
+
+def test_content_security_policy(page, page_log):
+    page.goto("/")
+    csp = page.locator("meta[http-equiv=Content-Security-Policy]").get_attribute("content")
+    assert "script-src 'self'" in csp
+    assert "unsafe-eval" not in csp
+    assert "unsafe-inline" not in csp.split("script-src", 1)[1].split(";", 1)[0]
+    # No inline <script> that would need an exemption (JSON data blocks do not execute).
+    inline = page.eval_on_selector_all(
+        "script:not([src])", "els => els.filter(e => !(e.type || '').includes('json')).length"
+    )
+    assert inline == 0
+    wait_rendered(page, "")
+    live_chart(page)
+
+
+def test_no_console_errors_and_nothing_outside_the_site(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    live_chart(page)
+    page.locator("#simulation select[name=workload]").select_option("steady-state")
+    wait_rendered(page, "?workload=steady-state")
+    page.locator("form[data-md-component=palette] label:not([hidden])").click()
+    page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
+    page.locator(".md-nav__link", has_text="The model").first.click()
+    page.wait_for_url("**/model/")
+    page.goto("/model/")
+    page.wait_for_load_state("networkidle")
+    page_log.check()
+    assert any(url.endswith("/data/manifest.json") for url in page_log.requests)
+    assert any("vega-bundle.js" in url for url in page_log.requests)
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots(new_context, artifacts, width, scheme):
+    context = new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto("/?batch=64")
+    wait_rendered(page, "?batch=64")
+    page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+    expected = "slate" if scheme == "dark" else "default"
+    page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=expected)
+    page.wait_for_function(f"sel => ({AXIS_LABEL_LUMINANCE})(sel) {'>' if scheme == 'dark' else '<'} 0.5", arg=LADDER)
+    # Usable at phone width: nothing wider than the screen, sliders tall enough to grab.
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    heights = page.eval_on_selector_all("#simulation input[type=range]", "els => els.map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 40
+    page.screenshot(path=artifacts / f"essay-{width}-{scheme}.png", full_page=True)
+    page.locator("#simulation").screenshot(path=artifacts / f"simulation-{width}-{scheme}.png")

@@ -1,0 +1,78 @@
+"""Every number in the essay's prose comes from the model.
+
+Templates may hold bare numbers only where they are not model outputs: years, citation labels
+(Theorem 3.11, Eq. 1 …), identifiers (Qwen3-8B, H100), code, and links. And changing a model
+constant must change the prose numbers that depend on it.
+"""
+import re
+
+import pytest
+
+from generator.build import prepare, render_essay
+from generator.essay import TEMPLATES
+from specmodel import build_catalog
+from specmodel.catalog import GPU_ENTRIES
+
+CITATION = re.compile(
+    r"\b(?:Theorem|Theorems|Eq\.|Eqs\.|Equation|Section|Sections|§|Algorithm|Appendix|Corollary|Definition|Table|Figure|"
+    r"Lemma|Chapter|Part|step|Step|line|Line|lines)\s*[A-Z]?\d+(?:\.\d+)*(?:\s*(?:and|,|–|-)\s*[A-Z]?\d+(?:\.\d+)*)*",
+)
+YEAR = re.compile(r"\b(?:19|20)\d\d[a-z]?\b")
+BARE_NUMBER = re.compile(r"(?<![\w.\-+:/^_#])\d+(?:[.,]\d+)*(?![\w\-])")
+
+
+def prose_of(template_text: str) -> str:
+    t = re.sub(r"\{#.*?#\}", " ", template_text, flags=re.S)
+    t = re.sub(r"\{%.*?%\}", " ", t, flags=re.S)
+    t = re.sub(r"\{\{.*?\}\}", " ", t, flags=re.S)
+    t = re.sub(r"^(```|~~~).*?^\1", " ", t, flags=re.S | re.M)  # fenced code
+    t = re.sub(r"`[^`\n]*`", " ", t)  # inline code and formulas
+    t = re.sub(r"<[^>]*>", " ", t)  # HTML tags and their attributes
+    t = re.sub(r"\]\([^)]*\)", "]", t)  # link targets
+    t = re.sub(r"\{[:.#][^}]*\}", " ", t)  # attribute lists
+    t = re.sub(r"\[\^[^\]]+\]", " ", t)  # footnote references
+    t = re.sub(r"https?://\S+", " ", t)
+    t = re.sub(r"arXiv:\S+", " ", t)
+    t = CITATION.sub(" ", t)
+    t = YEAR.sub(" ", t)
+    return t
+
+
+def bare_numbers(template_text: str) -> list[str]:
+    found = []
+    for lineno, line in enumerate(prose_of(template_text).splitlines(), 1):
+        found += [f"{m.group()} in: {line.strip()[:100]}" for m in BARE_NUMBER.finditer(line)]
+    return found
+
+
+@pytest.mark.parametrize("name", ["index.md.j2", "model.md.j2", "simulation.html.j2"])
+def test_templates_hold_no_bare_numbers_in_prose(name):
+    assert bare_numbers((TEMPLATES / name).read_text(encoding="utf-8")) == []
+
+
+def test_the_check_catches_a_typed_number():
+    assert bare_numbers("At batch 64 the speedup is {{ busy.speedup | times }}.") != []
+    assert bare_numbers("Theorem 3.11 (2023) says {{ x }}; see `1/(1-a)` and Qwen3-8B.") == []
+
+
+def _quoted(prepared, catalog):
+    _, quoted = render_essay(prepared, catalog)
+    return {f"{page}:{k}": v for page, values in quoted.items() for k, v in values.items()}
+
+
+def test_changing_a_model_constant_changes_the_prose():
+    prepared = prepare()
+    base = _quoted(prepared, build_catalog())
+    gpus = {k: dict(v) for k, v in GPU_ENTRIES.items()}
+    gpus["h100-sxm"]["peak_memory_bandwidth_bytes_per_s"] *= 1.5  # an H200-like memory system
+    changed = _quoted(prepared, build_catalog(gpu_entries=gpus))
+    assert base.keys() == changed.keys()
+    # the bandwidth sets memory time, so every quoted memory time and plain rate must move …
+    memory_bound = [k for k in base if k.endswith((".verify_memory_time_s", ".plain_tokens_per_s"))]
+    assert memory_bound, "the essay quotes no memory time or plain tokens/s"
+    for k in memory_bound:
+        assert base[k] != changed[k], k
+    # … while sizes that do not depend on the GPU stay put
+    for k in base:
+        if k.endswith((".target_weight_bytes", ".draft_kv_bytes_per_token", ".verify_bytes")):
+            assert base[k] == changed[k], k
