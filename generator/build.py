@@ -29,7 +29,6 @@ from .version import model_version
 GENERATED_DIRS = ("data", "charts", "vendor")
 GENERATED_FILES = ("index.md", "model.md")
 PROSE_NUMBERS = "data/prose-numbers.json"
-STATIC_CHARTS = {"memory", "sampler"}
 
 
 @dataclass
@@ -41,18 +40,6 @@ class Timings:
         start = time.perf_counter()
         yield
         self.stages[name] = time.perf_counter() - start
-
-
-def chart_datasets(name: str, manifest: dict, core: dict, shard: dict, sampler_rows: list) -> dict[str, list]:
-    """The named datasets of chart ``name`` at the default state."""
-    if name == "memory":
-        return {"table": chart_rows.memory_rows(manifest, core)}
-    if name == "sampler":
-        return {"table": sampler_rows}
-    sets = {"table": chart_rows.rows_for(name, DEFAULTS, manifest, core, shard)}
-    if name == "roofline":
-        sets["roof"] = chart_rows.roof_rows(core)
-    return sets
 
 
 @dataclass
@@ -84,7 +71,7 @@ def prepare(catalog: Catalog = CATALOG, timings: Timings | None = None) -> Prepa
         specs = charts.build_specs(LABELS["drafter"])
         chart_info = {}
         for name, spec in specs.items():
-            datasets = chart_datasets(name, manifest, core, default_shard, demo.rows)
+            datasets = chart_rows.datasets_for(name, DEFAULTS, manifest, core, default_shard, data["sampler.json"])
             out[f"charts/{name}.vl.json"] = json.dumps(spec, indent=1, sort_keys=True).encode()
             for dataset, url in charts.data_urls(name).items():
                 out[url] = dumps(datasets[dataset])

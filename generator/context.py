@@ -13,6 +13,8 @@ from markupsafe import Markup
 from specmodel import Catalog, State
 from specmodel.acceptance import FALLING_DECAY
 from specmodel.claims import claim_value
+from specmodel.vllm import LOG_WINDOW_ITERATIONS
+from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
 from .axes import AXES, DEFAULTS, LABELS
 from .essay import ClosedForms, Scope, state_values, wrap
@@ -75,8 +77,11 @@ def build_context(catalog: Catalog, charts: dict, sampler_demo, sim: dict) -> di
             **(_arch_values(d.architecture) if d.architecture else {"prompt_lookup_max": d.prompt_lookup_max})}
         for k, d in catalog.drafters.items()
     })
-    ctx["constants"] = Scope("constants", {"falling_decay": FALLING_DECAY, "output_tokens": State().output_tokens,
-                                           "grid_states": _grid_size()})
+    ctx["constants"] = Scope("constants", {
+        "falling_decay": FALLING_DECAY, "output_tokens": State().output_tokens, "grid_states": _grid_size(),
+        "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
+        "sampler_vocabulary_size": len(sampler_demo.rows),
+    })
     ctx["cf"] = ClosedForms()
     ctx["sampler"] = Scope("sampler", {
         "draws": sampler_demo.draws, "observed_acceptance_rate": sampler_demo.observed_acceptance_rate,

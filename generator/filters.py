@@ -104,8 +104,14 @@ def integer(x: float) -> str:
     return f"{round(x):,}"
 
 
+@_quote
+def sci(x: float) -> str:
+    """Scientific notation, one significant digit: 1e-13."""
+    return f"{x:.0e}".replace("e-0", "e-").replace("e+0", "e+")
+
+
 FILTERS = {
     "times": times, "times1": times1, "pct": pct, "pct1": pct1, "gib": gib, "gb": gb, "kib": kib,
-    "ms": ms, "tps": tps, "tflop": tflop, "num": num, "int": integer,
+    "ms": ms, "tps": tps, "tflop": tflop, "num": num, "int": integer, "sci": sci,
 }
 # The page's JavaScript formats live numbers with the same names (docs/javascripts/format.js).

@@ -325,16 +325,13 @@ let installed = false;
 export function installHistory() {
   if (installed) return;
   installed = true;
-  // Capture phase, so this runs before the theme's own popstate listener. The theme treats the
-  // first popstate after a full page load as a navigation and fetches the page again, which
-  // would replace the simulation mid-state; a query-only change is ours alone.
-  window.addEventListener(
-    "popstate",
-    (event) => {
-      if (!page || location.pathname !== page.pathname) return; // another page: the theme navigates
-      if (page.ownsPopState()) event.stopImmediatePropagation();
-      page.onPopState(); // a hash change is the theme's to scroll to, but the state follows the URL
-    },
-    { capture: true },
-  );
+  // Returns whether the event was ours alone (see history-guard.js).
+  const onPopState = () => {
+    if (!page || location.pathname !== page.pathname) return false; // another page: the theme navigates
+    const ours = page.ownsPopState();
+    page.onPopState(); // after a hash change the theme scrolls, but the state still follows the URL
+    return ours;
+  };
+  if (window.__specPopstate) window.__specPopstate.handler = onPopState;
+  else window.addEventListener("popstate", onPopState);
 }

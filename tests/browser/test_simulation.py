@@ -208,4 +208,12 @@ def test_build_time_text_equals_what_the_script_writes(page, page_log, new_conte
     built = _static_texts(no_js)
     page.goto("/")
     wait_rendered(page, "")
-    assert _static_texts(page) == built
+    scripted = _static_texts(page)
+    differences = [
+        f"{kind}[{i}]: built {b!r}, script {s!r}"
+        for kind in built
+        for i, (b, s) in enumerate(zip(built[kind], scripted[kind]))
+        if b != s
+    ]
+    assert differences == []
+    assert {k: len(v) for k, v in scripted.items()} == {k: len(v) for k, v in built.items()}

@@ -1,0 +1,133 @@
+"""The built site: a strict MkDocs build, every link and asset resolves, the CSP allows nothing
+outside the site and no eval, and nothing references another origin."""
+import json
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlparse
+
+import pytest
+
+from conftest import ROOT
+
+BASE = "http://site.invalid/"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A fresh strict build of the current docs/ (the generator has run: `make test` builds first)."""
+    assert (ROOT / "docs" / "index.md").exists(), "run `python -m generator build` (make site) first"
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+                            cwd=ROOT, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    return out
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs, self.ids, self.csp, self.canonical = [], set(), None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "meta" and (a.get("http-equiv") or "").lower() == "content-security-policy":
+            self.csp = a.get("content")
+        if tag == "link" and a.get("rel") == "canonical":
+            self.canonical = a.get("href")
+            return  # a hint to search engines, not a request
+        for key in ("href", "src", "data-spec"):
+            if a.get(key):
+                self.refs.append((tag, key, a[key]))
+
+
+def parse(path: Path) -> Links:
+    p = Links()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p
+
+
+def pages(site):
+    return sorted(site.rglob("*.html"))
+
+
+def target_file(site: Path, page: Path, ref: str) -> tuple[Path, str]:
+    page_url = BASE + page.relative_to(site).as_posix()
+    url = urlparse(urljoin(page_url, ref))
+    path = unquote(url.path)[1:]
+    f = site / path
+    if path == "" or path.endswith("/"):
+        f = f / "index.html"
+    return f, url.fragment
+
+
+def test_every_link_and_asset_resolves(site):
+    problems = []
+    parsed = {p: parse(p) for p in pages(site)}
+    for page, links in parsed.items():
+        for tag, key, ref in links.refs:
+            if ref.startswith(("mailto:", "data:")):
+                continue
+            if urlparse(ref).scheme in ("http", "https"):
+                if tag in ("script", "img", "link", "iframe") or key != "href":
+                    problems.append(f"{page.name}: {tag} loads from outside: {ref}")
+                continue
+            f, fragment = target_file(site, page, ref)
+            if not f.exists():
+                problems.append(f"{page.relative_to(site)}: {ref} → missing {f.relative_to(site)}")
+            elif fragment and f.suffix == ".html":
+                ids = parsed[f].ids if f in parsed else parse(f).ids
+                if fragment not in ids:
+                    problems.append(f"{page.relative_to(site)}: {ref} → no #{fragment}")
+    assert problems == []
+
+
+def test_canonical_link_has_no_query(site):
+    for page in pages(site):
+        canonical = parse(page).canonical
+        assert page.name == "404.html" or (canonical and "?" not in canonical), page.name
+
+
+def test_chart_specs_point_at_files_the_build_wrote(site):
+    specs = sorted((site / "charts").glob("*.vl.json"))
+    assert len(specs) >= 9
+    for spec_path in specs:
+        urls = re.findall(r'"url":\s*"([^"]+)"', spec_path.read_text())
+        assert urls, spec_path.name
+        for url in urls:
+            assert (site / url).exists(), f"{spec_path.name}: {url}"
+
+
+def test_manifest_lists_every_shard(site):
+    manifest = json.loads((site / "data" / "manifest.json").read_text())
+    for rel in manifest["shards"]["files"]:
+        assert (site / "data" / rel).exists(), rel
+    assert (site / "data" / manifest["core"]).exists()
+
+
+def test_content_security_policy(site):
+    for page in pages(site):
+        csp = parse(page).csp
+        assert csp, f"{page.name} has no Content-Security-Policy"
+        directives = dict((d.strip().split(" ", 1) + [""])[:2] for d in csp.split(";") if d.strip())
+        assert directives.get("default-src") == "'self'"
+        for name, value in directives.items():
+            assert "unsafe-eval" not in value, name
+            assert not re.search(r"https?:|\*", value), f"{name} allows an outside origin: {value}"
+
+
+def test_no_outside_origin_in_what_the_page_loads(site):
+    pattern = re.compile(r"https?://(?!localhost|127\.0\.0\.1|site\.invalid)[\w.-]+")
+    for path in list(site.rglob("*.css")) + list((site / "javascripts").rglob("*.js")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        hits = [m.group() for m in pattern.finditer(text) if "fonts.g" in m.group() or "cdn" in m.group()]
+        assert hits == [], f"{path.relative_to(site)}: {hits}"
+    html = (site / "index.html").read_text(encoding="utf-8")
+    assert "fonts.googleapis" not in html and "fonts.gstatic" not in html
