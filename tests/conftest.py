@@ -1,7 +1,7 @@
-import pathlib
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data"
+from paths import ROOT
+
+# The project's own packages import from a checkout even without an editable install.
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

@@ -3,7 +3,7 @@ import csv
 
 import pytest
 
-from conftest import DATA, ROOT
+from paths import DATA, ROOT
 from specmodel.claims import CLAIM_VALUES, claim_value
 
 ROWS = list(csv.DictReader(open(DATA / "essay-claims.csv", encoding="utf-8")))

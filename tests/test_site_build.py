@@ -11,7 +11,7 @@ from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
 
-from conftest import ROOT
+from paths import ROOT
 
 BASE = "http://site.invalid/"
 

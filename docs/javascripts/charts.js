@@ -159,8 +159,19 @@ export function mountCharts(root) {
   }
 }
 
-// rowsFor(chartName) → rows, or null for a chart whose data never change.
+let pendingRows = null;
+
+// rowsFor(chartName) → rows, or null for a chart whose data never change. A dragged slider
+// fires many input events per frame: only the last state of each frame reaches the views.
 export function updateCharts(rowsFor) {
+  const scheduled = pendingRows !== null;
+  pendingRows = rowsFor;
+  if (!scheduled) requestAnimationFrame(flushRows);
+}
+
+function flushRows() {
+  const rowsFor = pendingRows;
+  pendingRows = null;
   for (const chart of charts.values()) {
     if (!chart.el.isConnected) continue;
     let rows;

@@ -292,8 +292,11 @@ function showSetupError(sim, error) {
   region.hidden = false;
 }
 
+let setups = 0;
+
 // Runs on first load and after every instant navigation.
 export async function setupPage() {
+  const setup = ++setups;
   followColorScheme();
   page?.detach();
   page = null;
@@ -306,9 +309,10 @@ export async function setupPage() {
   try {
     manifest = await loadManifest();
   } catch (error) {
-    showSetupError(sim, error);
+    if (setup === setups) showSetupError(sim, error);
     return;
   }
+  if (setup !== setups) return; // the reader navigated on while the manifest loaded
   const current = new Page(manifest, sim);
   page = current;
   // Bubbling reaches the article before the theme's listener on <body>, so stopping it here

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 
 from generator.filters import FILTERS
-from site_helpers import (
+from .site_helpers import (
     controls_state,
     current_query,
     manifest,
@@ -121,6 +121,7 @@ def test_back_and_forward_walk_through_committed_states(page, page_log):
     wait_rendered(page, "")
     # A mouse drag: many input events, one change: one history entry.
     slider = page.locator("#simulation input[name=batch]")
+    slider.scroll_into_view_if_needed()
     box = slider.bounding_box()
     page.mouse.move(box["x"] + 8, box["y"] + box["height"] / 2)
     page.mouse.down()
@@ -217,3 +218,101 @@ def test_build_time_text_equals_what_the_script_writes(page, page_log, new_conte
     ]
     assert differences == []
     assert {k: len(v) for k, v in scripted.items()} == {k: len(v) for k, v in built.items()}
+
+
+def test_reset_copy_link_and_spoken_summary(page, page_log, context, server_url):
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server_url)
+    page.goto("/?batch=64&gamma=6")
+    wait_rendered(page, "?batch=64&gamma=6")
+    status = page.locator("#simulation [data-status]")
+    assert status.get_attribute("aria-live") == "polite"
+
+    page.locator("#simulation [data-action=copy-link]").click()
+    page.wait_for_function("() => document.querySelector('#simulation [data-copied]').textContent !== ''")
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied == f"{server_url}/?batch=64&gamma=6#simulation"
+
+    page.locator("#simulation select[name=drafter]").select_option("ngram")
+    wait_rendered(page, "?batch=64&drafter=ngram&gamma=6")
+    speedup = json.loads(page_readouts(page)["speedup"])
+    # Announced once the change has settled, with the value now shown.
+    page.wait_for_function(
+        "t => document.querySelector('#simulation [data-status]').textContent.includes(t)",
+        arg=FILTERS["times"](speedup),
+    )
+
+    page.locator("#simulation [data-action=reset]").click()
+    wait_rendered(page, "")
+    assert current_query(page) == ""
+    assert controls_state(page) == state_for("")
+    assert mismatches(page, state_for("")) == []
+
+
+def test_memory_warning_when_it_does_not_fit(page, page_log):
+    query = "?batch=1024&context=32768"
+    page.goto("/" + query)
+    wait_rendered(page, query)
+    state = state_for(query)
+    assert mismatches(page, state) == []
+    fits = json.loads(page_readouts(page)["fits_in_memory"])
+    warning = page.locator("#simulation [data-warning=memory]")
+    assert fits == 0
+    assert warning.is_visible()
+    assert page.locator("#simulation [data-readout=fits_in_memory]").inner_text() == "does not fit"
+
+    page.locator("#simulation [data-action=reset]").click()
+    wait_rendered(page, "")
+    assert warning.is_hidden()
+
+
+STATE_CASES = [
+    # (query, expected changes from the defaults, number of notes)
+    ("", {}, 0),
+    ("batch=64&gamma=7", {"batch": 64, "gamma": 7}, 0),
+    ("batch=48", {"batch": 64}, 1),  # a doubling axis snaps in log space
+    ("batch=40", {"batch": 32}, 1),
+    ("batch=0", {"batch": 1}, 1),
+    ("batch=-5", {"batch": 1}, 1),
+    ("batch=5000", {"batch": 1024}, 1),
+    ("batch=NaN", {}, 1),
+    ("batch=Infinity", {}, 1),
+    ("batch=1e400", {}, 1),
+    ("batch=1e300", {}, 1),
+    ("batch=0x10", {}, 1),
+    ("batch=12abc", {}, 1),
+    ("batch=", {}, 1),
+    ("batch=" + "9" * 400, {}, 1),
+    ("alpha=0.77", {"alpha": 0.75}, 1),
+    ("alpha=0.150", {"alpha": 0.15}, 0),
+    ("alpha=.3", {"alpha": 0.3}, 0),
+    ("gamma=7.0", {"gamma": 7}, 0),
+    ("gamma=11", {"gamma": 10}, 1),
+    ("drafter=NGRAM", {"drafter": "ngram"}, 0),
+    ("drafter=gpt-4", {}, 1),
+    ("batch=2&batch=8", {"batch": 8}, 1),  # the last value wins, and the reader is told
+    ("foo=1&utm_source=x&%3Cscript%3E=1", {}, 0),  # unknown keys are ignored
+    ("workload=steady-state&acceptance=same", {"workload": "steady-state", "acceptance": "same"}, 0),
+]
+
+
+def test_url_parsing_and_serialising(page, page_log):
+    """state.js on its own (a pure module), run in the page against the real manifest."""
+    page.goto("/")
+    results = page.evaluate(
+        """async (queries) => {
+          const { parseQuery, serializeQuery } = await import(new URL('javascripts/state.js', document.baseURI).href);
+          const manifest = await (await fetch(new URL('data/manifest.json', document.baseURI))).json();
+          return queries.map((q) => {
+            const { state, notes } = parseQuery(q, manifest);
+            return { state, notes, query: serializeQuery(state, manifest) };
+          });
+        }""",
+        [q for q, _, _ in STATE_CASES],
+    )
+    defaults = manifest()["defaults"]
+    for (query, changes, notes), got in zip(STATE_CASES, results):
+        expected = {**defaults, **changes}
+        assert got["state"] == expected, query
+        assert len(got["notes"]) == notes, (query, got["notes"])
+        assert got["query"] == query_of(expected), query
+        assert all(isinstance(n, str) and n for n in got["notes"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from site_helpers import mismatches, state_for, wait_rendered
+from .site_helpers import mismatches, state_for, wait_rendered
 
 pytestmark = pytest.mark.browser
 
@@ -131,4 +131,52 @@ def test_screenshots(new_context, artifacts, width, scheme):
     heights = page.eval_on_selector_all("#simulation input[type=range]", "els => els.map(e => e.getBoundingClientRect().height)")
     assert heights and min(heights) >= 40
     page.screenshot(path=artifacts / f"essay-{width}-{scheme}.png", full_page=True)
-    page.locator("#simulation").screenshot(path=artifacts / f"simulation-{width}-{scheme}.png")
+    # Clipped from the full page rather than an element shot, which would show the sticky
+    # header over the middle of the simulation.
+    box = page.evaluate(
+        "() => { const r = document.querySelector('#simulation').getBoundingClientRect();"
+        " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }"
+    )
+    page.screenshot(path=artifacts / f"simulation-{width}-{scheme}.png", full_page=True, clip=box)
+
+
+def test_a_chart_that_cannot_load_keeps_its_picture(new_context):
+    context = new_context(allowed_errors=r"Failed to load resource")
+    context.route("**/charts/ladder.vl.json", lambda route: route.abort())
+    page = context.new_page()
+    page.goto("/")
+    chart = page.locator(LADDER)
+    page.wait_for_selector(f"{LADDER} .spec-chart__error")
+    assert "could not be shown" in chart.locator(".spec-chart__error").inner_text()
+    assert chart.locator("img").is_visible()
+    # The rest of the page still works.
+    wait_rendered(page, "")
+    page.wait_for_selector(".spec-chart[data-chart=gamma].is-live svg", state="attached")
+
+
+def test_data_from_another_build_is_reported_not_mixed(new_context):
+    """A shard whose model_version differs from the manifest's is refused, with a message."""
+    context = new_context()
+
+    def stale(route):
+        response = route.fetch()
+        body = response.json()
+        body["model_version"] = "stale-build"
+        route.fulfill(response=response, json=body)
+
+    context.route("**/data/shards/*-a10.json*", stale)
+    page = context.new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    before = page.eval_on_selector_all("#simulation [data-readout]", "els => els.map(e => e.dataset.value)")
+    page.locator("#simulation input[name=alpha]").fill("0.55")  # α index 10: the stale shard
+    notes = page.locator("#simulation [data-notes]")
+    notes.wait_for(state="visible")
+    assert "model version" in notes.inner_text()
+    assert page.locator("#simulation").get_attribute("data-rendered") == ""
+    after = page.eval_on_selector_all("#simulation [data-readout]", "els => els.map(e => e.dataset.value)")
+    assert after == before
+    # Moving on to good data recovers.
+    page.locator("#simulation input[name=alpha]").fill("0.6")
+    wait_rendered(page, "?alpha=0.6")
+    assert notes.is_hidden()

@@ -1,0 +1,1 @@
+"""Browser tests (a package, so this conftest does not shadow tests/conftest.py as `conftest`)."""
