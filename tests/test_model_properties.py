@@ -53,7 +53,8 @@ def test_per_position_never_rises(gamma, alpha, falling):
 @given(gammas, alphas)
 def test_same_acceptance_matches_eq1(gamma, alpha):
     el = evaluate(gamma=gamma, alpha=alpha, acceptance="same").mean_acceptance_length
-    assert el == pytest.approx(float(expected_tokens_per_iteration(alpha, gamma)), rel=1e-12)
+    # rel 1e-9: the closed form loses digits to cancellation as α → 1; the sum does not
+    assert el == pytest.approx(float(expected_tokens_per_iteration(alpha, gamma)), rel=1e-9)
 
 
 @SETTINGS
