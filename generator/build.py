@@ -20,6 +20,7 @@ from . import chart_rows, charts, svg
 from .axes import AXES, DEFAULTS, LABELS, shard_path
 from .context import build_context
 from .essay import TEMPLATES, Recorder, render_pages
+from .readout_lookup import readouts_at
 from .rounding import dumps
 from .sampler_demo import run_sampler_demo
 from .site_data import build_site_data
@@ -85,7 +86,8 @@ def prepare(catalog: Catalog = CATALOG, timings: Timings | None = None) -> Prepa
     state = State()
     readouts = evaluate(state, catalog=catalog)
     sim = {
-        "axes": AXES, "labels": LABELS, "defaults": DEFAULTS, "readouts": readouts.as_dict(),
+        "axes": AXES, "labels": LABELS, "defaults": DEFAULTS,
+        "readouts": readouts_at(DEFAULTS, manifest, core, default_shard),
         "vllm_config": speculative_config_flag(state),
         "vllm_log": engine_log_line(engine_log_window(state, readouts)),
         "token_row": default_shard["by_gamma"]["token_row"][AXES["gamma"].index(DEFAULTS["gamma"])],

@@ -32,6 +32,12 @@ SHARD_DIMS = ("batch", "context", "drafter", "gamma")
 # different dims (core `plain`, `closed_form`), and an array whose length disagrees with its
 # dims raises instead of silently reading the wrong cell.
 CORE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "verify_bytes": (("verify", "verify_bytes"), ("batch", "context", "gamma")),
+    "verify_flops": (("verify", "verify_flops"), ("batch", "context", "gamma")),
+    "tensor_core_idle_fraction": (("verify", "tensor_core_idle_fraction"), ("batch", "context", "gamma")),
+    "plain_tokens_per_s": (("plain", "plain_tokens_per_s"), ("batch", "context", "workload")),
+    "memory_required_bytes": (("memory", "memory_required_bytes"), ("batch", "context", "drafter")),
+    "fits_in_memory": (("memory", "fits_in_memory"), ("batch", "context", "drafter")),
     "verify_memory_time_s": (("verify", "verify_memory_time_s"), ("batch", "context", "gamma")),
     "verify_compute_time_s": (("verify", "verify_compute_time_s"), ("batch", "context", "gamma")),
     "verify_arithmetic_intensity": (("verify", "verify_arithmetic_intensity"), ("batch", "context", "gamma")),
@@ -52,6 +58,10 @@ CORE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 SHARD_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "speedup": (("speedup",), SHARD_DIMS),
+    "spec_tokens_per_s": (("spec_tokens_per_s",), SHARD_DIMS),
+    "draft_time_share": (("draft_time_share",), SHARD_DIMS),
+    "arithmetic_ratio": (("arithmetic_ratio",), SHARD_DIMS),
+    "mean_acceptance_length": (("by_gamma", "mean_acceptance_length"), ("gamma",)),
     "per_position_acceptance": (("by_gamma", "per_position_acceptance"), ("gamma",)),
     "best_gamma": (("best_gamma", "gamma"), ("batch", "context", "drafter")),
     "decision_drafter": (("decision", "drafter"), ("batch", "context")),

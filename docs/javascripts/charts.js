@@ -2,6 +2,7 @@
 // gets a Vega view in place of its static <img>; state changes swap the `table` dataset.
 // If the bundle, the spec or its data cannot be loaded, the static picture stays, with a note.
 import { siteRoot } from "./data.js";
+import { updateTable } from "./tables.js";
 
 // Axis, legend and title colours only: mark colours are the spec's own, chosen to read on both.
 const THEMES = {
@@ -19,6 +20,9 @@ function vegaConfig(name) {
     title: { color: t.text, subtitleColor: t.label },
     header: { labelColor: t.label, titleColor: t.text },
     view: { stroke: t.grid },
+    // Reference lines (1×, the roof, the ceiling) are decorative: their meaning is in the
+    // axis and the description, and an unlabelled graphic role fails screen readers.
+    rule: { aria: false },
   };
 }
 
@@ -98,6 +102,7 @@ class Chart {
 
   async update(rows) {
     this.rows = rows;
+    updateTable(this.el, rows); // also when the view failed: the table is the text alternative
     if (this.result) {
       try {
         await this.apply();
@@ -114,6 +119,7 @@ class Chart {
   // The static picture shows the default settings; say so, and why the live chart is missing.
   fail(reason) {
     this.finalizeView();
+    this.host.replaceChildren(); // a stale view beside the picture would contradict it
     this.el.classList.remove("is-live");
     let message = this.el.querySelector(".spec-chart__error");
     if (!message) {

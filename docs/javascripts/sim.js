@@ -145,9 +145,18 @@ class Page {
     }
   }
 
-  // Back/forward to a state of this page (its query changed, its hash did not).
+  // Still on screen: the theme replaces the content before it announces the next page, and
+  // an old page must not act on (or claim) events meanwhile.
+  isShown() {
+    return (this.sim ?? document.body).isConnected && location.pathname === this.pathname;
+  }
+
+  // Back/forward to another state of this page: its query changed, its hash did not. Landing
+  // on the URL we already show means the theme started a navigation away from here that the
+  // reader is cancelling, and the theme must see that.
   ownsPopState() {
-    return this.form !== null && location.pathname === this.pathname && location.hash === this.hash;
+    const shown = serializeQuery(this.committed, this.manifest);
+    return this.form !== null && location.hash === this.hash && location.search !== shown;
   }
 
   onPopState() {
@@ -331,7 +340,7 @@ export function installHistory() {
   installed = true;
   // Returns whether the event was ours alone (see history-guard.js).
   const onPopState = () => {
-    if (!page || location.pathname !== page.pathname) return false; // another page: the theme navigates
+    if (!page || !page.isShown()) return false; // another page: the theme navigates
     const ours = page.ownsPopState();
     page.onPopState(); // after a hash change the theme scrolls, but the state still follows the URL
     return ours;

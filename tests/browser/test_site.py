@@ -2,6 +2,8 @@
 requests, no console errors, and screenshots for a human to look at."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .site_helpers import mismatches, state_for, wait_rendered
@@ -59,7 +61,7 @@ def test_instant_navigation_there_and_back(page, page_log):
     page.evaluate("() => { window.__sameDocument = true; }")
     page.locator(".md-nav__link", has_text="The model").first.click()
     page.wait_for_url("**/model/")
-    page.wait_for_function("() => document.querySelector('article h1') !== null")
+    page.wait_for_function("() => document.querySelector('article h1')?.textContent.includes('The model')")
     # Instant navigation: the document was not reloaded, and the page was set up again.
     assert page.evaluate("() => window.__sameDocument === true")
     if page.locator(".spec-chart[data-chart]").count():
@@ -77,7 +79,7 @@ def test_instant_navigation_there_and_back(page, page_log):
 def test_works_without_instant_navigation_too(page, page_log):
     """A full page load of the model page, then of the essay with a state: same setup path."""
     page.goto("/model/")
-    page.wait_for_function("() => document.querySelector('article h1') !== null")
+    page.wait_for_function("() => document.querySelector('article h1')?.textContent.includes('The model')")
     page.goto("/?gamma=2")
     wait_rendered(page, "?gamma=2")
     assert mismatches(page, state_for("gamma=2")) == []
@@ -148,7 +150,8 @@ def test_a_chart_that_cannot_load_keeps_its_picture(new_context):
     chart = page.locator(LADDER)
     page.wait_for_selector(f"{LADDER} .spec-chart__error")
     assert "could not be shown" in chart.locator(".spec-chart__error").inner_text()
-    assert chart.locator("img").is_visible()
+    chart.scroll_into_view_if_needed()  # the picture is loading="lazy"
+    chart.locator("img").wait_for(state="visible")
     # The rest of the page still works.
     wait_rendered(page, "")
     page.wait_for_selector(".spec-chart[data-chart=gamma].is-live svg", state="attached")
@@ -180,3 +183,59 @@ def test_data_from_another_build_is_reported_not_mixed(new_context):
     page.locator("#simulation input[name=alpha]").fill("0.6")
     wait_rendered(page, "?alpha=0.6")
     assert notes.is_hidden()
+
+
+def _python_tables(query: str) -> dict[str, list[list[str]]]:
+    """Every state chart's rows at `query` by generator/chart_rows.py, as its data table writes them."""
+    from generator import chart_rows
+    from generator.axes import shard_path
+    from generator.rounding import sig
+
+    from .site_helpers import SITE, manifest
+
+    def load(path):
+        return json.loads((SITE / "data" / path).read_text(encoding="utf-8"))
+
+    m = manifest()
+    state = state_for(query)
+    core = load(m["core"])
+    shard = load(shard_path(state["acceptance"], state["workload"], m["axes"]["alpha"].index(state["alpha"])))
+    tables = {}
+    for name in ("ladder", "gamma", "iteration", "roofline", "acceptance", "closed_form", "decision"):
+        rows = chart_rows.rows_for(name, state, m, core, shard)
+        tables[name] = [[str(sig(v)) if isinstance(v, float) else str(v) for v in row.values()] for row in rows]
+    return tables
+
+
+def test_charts_and_their_tables_follow_the_state_as_python_computes_them(page, page_log):
+    """rows.js against chart_rows.py, through the data tables the charts carry."""
+    query = "?batch=64&context=4096&drafter=qwen3-1.7b&gamma=6&alpha=0.6&acceptance=same&workload=steady-state"
+    expected = _python_tables(query)
+    page.goto("/" + query)
+    wait_rendered(page, query)
+    read = """name => [...document.querySelectorAll(`#figure-${name} details.spec-table tbody tr`)]
+                 .map(tr => [...tr.cells].map(td => td.textContent))"""
+    on_page = [name for name in expected if page.locator(f"#figure-{name} details.spec-table").count()]
+    assert "ladder" in on_page
+    # Tables are rewritten on the animation frame after the state is shown.
+    page.wait_for_function(f"name => ({read})(name).some(row => row.includes('True') && row[0] === '64')", arg="ladder")
+    for name in on_page:
+        assert page.evaluate(read, name) == expected[name], name
+
+
+@pytest.mark.parametrize("path", ["/?batch=64", "/model/"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violations(new_context, path, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = new_context(color_scheme=scheme).new_page()
+    page.goto(path)
+    page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+    if path.startswith("/?"):
+        wait_rendered(page, path[1:])
+    violations = [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert violations == []
