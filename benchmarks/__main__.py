@@ -1,5 +1,6 @@
 import sys
 
+from .browser import bench_browser
 from .model import bench_model
 from .site import bench_site
 
@@ -7,10 +8,6 @@ from .site import bench_site
 def main() -> int:
     bench_model()
     bench_site()
-    try:
-        from .browser import bench_browser
-    except ImportError:  # the browser bench arrives with the page
-        return 0
     bench_browser()
     return 0
 

@@ -169,25 +169,36 @@ let pendingRows = null;
 
 // rowsFor(chartName) → rows, or null for a chart whose data never change. A dragged slider
 // fires many input events per frame: only the last state of each frame reaches the views.
+// Charts inside the simulation (the ladder) update at once, so the reader sees them move with
+// the readouts; the essay's charts further down are batched to the next frame. The promise
+// settles when the simulation's charts show the new rows.
 export function updateCharts(rowsFor) {
+  const immediate = [];
+  for (const chart of charts.values()) {
+    if (chart.el.isConnected && chart.el.closest("#simulation")) immediate.push(applyRows(chart, rowsFor));
+  }
   const scheduled = pendingRows !== null;
   pendingRows = rowsFor;
   if (!scheduled) requestAnimationFrame(flushRows);
+  return Promise.all(immediate);
+}
+
+function applyRows(chart, rowsFor) {
+  let rows;
+  try {
+    rows = rowsFor(chart.name);
+  } catch (error) {
+    chart.fail(error.message);
+    return Promise.resolve();
+  }
+  return rows ? chart.update(rows) : Promise.resolve();
 }
 
 function flushRows() {
   const rowsFor = pendingRows;
   pendingRows = null;
   for (const chart of charts.values()) {
-    if (!chart.el.isConnected) continue;
-    let rows;
-    try {
-      rows = rowsFor(chart.name);
-    } catch (error) {
-      chart.fail(error.message);
-      continue;
-    }
-    if (rows) chart.update(rows);
+    if (chart.el.isConnected && !chart.el.closest("#simulation")) applyRows(chart, rowsFor);
   }
 }
 

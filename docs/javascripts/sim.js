@@ -218,7 +218,7 @@ class Page {
   render(data, state) {
     const values = readoutsFor(data, state);
     renderReadouts(document.body, values);
-    updateCharts((chart) => rowsFor(chart, data, state));
+    const chartsDone = updateCharts((chart) => rowsFor(chart, data, state));
     this.values = values;
     this.rendered = state;
     if (this.sim) {
@@ -233,6 +233,9 @@ class Page {
       this.renderVllm(data, state);
     }
     if (this.announcePending) this.announce();
+    // For `make bench` and anyone scripting the page: the readouts and the simulation's charts
+    // now show `state`.
+    chartsDone.then(() => document.dispatchEvent(new CustomEvent("spec:rendered", { detail: { query: this.sim?.dataset.rendered } })));
   }
 
   renderVllm(data, state) {
