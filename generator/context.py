@@ -16,7 +16,7 @@ from specmodel.claims import claim_value
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
-from .axes import AXES, DEFAULTS, LABELS
+from .axes import AXES, LABELS
 from .essay import ClosedForms, Scope, state_values, wrap
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
 from .filters import FILTERS

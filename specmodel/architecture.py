@@ -5,9 +5,9 @@ here, never typed in, so a new model is one config entry.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
-from .entries import check_number, check_string, from_dict
+from .entries import check_fields, from_dict
 from .errors import ModelInputError
 
 BF16_BYTES = 2  # bytes per weight and per cached K/V element in bf16
@@ -39,16 +39,7 @@ class Architecture:
     tie_word_embeddings: bool
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            where = f"model[{self.key}].{f.name}"
-            value = getattr(self, f.name)
-            if f.type == "str":
-                check_string(where, value)
-            elif f.type == "bool":
-                if not isinstance(value, bool):
-                    raise ModelInputError(where, f"got {type(value).__name__} {value!r}", "true or false")
-            else:
-                check_number(where, value, integer=True)
+        check_fields(self, "model")
         if self.num_attention_heads % self.num_key_value_heads:
             raise ModelInputError(
                 f"model[{self.key}].num_key_value_heads",

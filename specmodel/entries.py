@@ -26,6 +26,20 @@ def check_number(where: str, value, *, integer: bool = False) -> None:
         raise ModelInputError(where, f"got {value!r}", kind)
 
 
+def check_fields(entry, kind: str) -> None:
+    """Check every field of dataclass ``entry`` by its annotated type (str, bool, int, float)."""
+    for f in fields(entry):
+        where = f"{kind}[{entry.key}].{f.name}"
+        value = getattr(entry, f.name)
+        if f.type == "str":
+            check_string(where, value)
+        elif f.type == "bool":
+            if not isinstance(value, bool):
+                raise ModelInputError(where, f"got {type(value).__name__} {value!r}", "true or false")
+        else:
+            check_number(where, value, integer=f.type == "int")
+
+
 def from_dict(cls, kind: str, key: str, entry: dict):
     """Build dataclass ``cls`` from a plain mapping, refusing missing and unknown fields."""
     if not isinstance(entry, dict):

@@ -1,9 +1,9 @@
 """Accelerator specifications: peak rates, achieved fractions and memory capacity."""
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
-from .entries import check_number, check_string, from_dict
+from .entries import check_fields, from_dict
 from .errors import ModelInputError
 
 
@@ -33,12 +33,7 @@ class GPU:
     compute_efficiency: float
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            where = f"gpu[{self.key}].{f.name}"
-            if f.type == "str":
-                check_string(where, getattr(self, f.name))
-            else:
-                check_number(where, getattr(self, f.name))
+        check_fields(self, "gpu")
         for name in ("memory_efficiency", "compute_efficiency"):
             if getattr(self, name) > 1:
                 raise ModelInputError(f"gpu[{self.key}].{name}", f"got {getattr(self, name)!r}", "a fraction in (0, 1]")

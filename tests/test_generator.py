@@ -55,7 +55,6 @@ def rel_close(stored, exact, rel=5.001e-4):
 
 
 def test_json_round_trips_to_the_model(files):
-    manifest = load(files, "manifest.json")
     core = load(files, "core.json")
     rng = np.random.default_rng(42)
     for _ in range(300):
