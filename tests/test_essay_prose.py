@@ -7,6 +7,7 @@ model that would make a sentence false fails a test instead of shipping a wrong 
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -22,9 +23,9 @@ from specmodel.closed_forms import arithmetic_increase
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "generator" / "templates"
-# The seed essay lives outside the repository (a clone has no ../shared): the own-words check
-# runs where it is available and is skipped elsewhere.
-SEED = ROOT.parent / "shared" / "seed" / "000_f2431eae4d27b6be.txt"
+# The seed essay stays outside the repository; its 8-word runs are kept as hashes so the
+# own-words check runs in any clone.
+SEED_RUN_HASHES = ROOT / "tests" / "data" / "seed-8gram-sha256.txt"
 RUN = 8  # words in a row that count as copying
 
 
@@ -164,14 +165,27 @@ def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="the seed essay is not beside this clone")
-@pytest.mark.parametrize("name", ["index.md.j2", "model.md.j2"])
+def run_hash(run: str) -> str:
+    return hashlib.sha256(run.encode()).hexdigest()[:16]
+
+
+SEED_RUNS = {line for line in SEED_RUN_HASHES.read_text().split() if not line.startswith("#") and len(line) == 16}
+
+
+def copied_runs(text: str) -> list[str]:
+    ours = words(text)
+    runs = (" ".join(ours[i:i + RUN]) for i in range(len(ours) - RUN + 1))
+    return [r for r in runs if run_hash(r) in SEED_RUNS]
+
+
+@pytest.mark.parametrize("name", ["index.md.j2", "model.md.j2", "simulation.html.j2"])
 def test_no_run_of_the_seed_essay(name):
-    seed = words(SEED.read_text(encoding="utf-8"))
-    runs = {" ".join(seed[i:i + RUN]) for i in range(len(seed) - RUN + 1)}
-    ours = words((TEMPLATES / name).read_text(encoding="utf-8"))
-    copied = [" ".join(ours[i:i + RUN]) for i in range(len(ours) - RUN + 1) if " ".join(ours[i:i + RUN]) in runs]
-    assert copied == []
+    assert copied_runs((TEMPLATES / name).read_text(encoding="utf-8")) == []
+
+
+def test_the_own_words_check_can_fail():
+    # a run of the seed's first sentence, which the essay must not repeat
+    assert copied_runs("speculative decoding does not make the model do less work") != []
 
 
 def test_template_references_are_defined():
