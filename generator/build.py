@@ -119,10 +119,12 @@ def changed_numbers(old: dict, new: dict) -> list[str]:
     """Lines ``page: name: old → new`` for every quoted number whose text changed."""
     lines = []
     for page, values in new.items():
-        for name, text in values.items():
+        for name, texts in values.items():
             before = old.get(page, {}).get(name)
-            if before is not None and before != text:
-                lines.append(f"{page}: {name}: {before} → {text}")
+            if isinstance(before, str):  # a record written before values kept every format
+                before = [before]
+            if before is not None and before != texts:
+                lines.append(f"{page}: {name}: {' / '.join(before)} → {' / '.join(texts)}")
     return lines
 
 

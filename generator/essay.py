@@ -100,7 +100,9 @@ def state_values(state: State, catalog: Catalog) -> dict:
     """Everything the prose may quote about one state."""
     r = evaluate(state, catalog=catalog)
     values = {**state.as_dict(), **r.as_dict()}
-    values["log_line"] = engine_log_line(engine_log_window(state, r))
+    window = engine_log_window(state, r)
+    values["log_line"] = engine_log_line(window)
+    values["log_draft_acceptance_rate"] = window.draft_acceptance_rate
     values["config_flag"] = speculative_config_flag(state)
     values["drafter_label"] = catalog.drafters[state.drafter].label
     values["query"] = state_query(state.as_dict())
@@ -109,7 +111,7 @@ def state_values(state: State, catalog: Catalog) -> dict:
 
 @dataclass
 class Recorder:
-    """Every value the prose printed, by page: {page: {value name: text}}."""
+    """Every value the prose printed, by page: {page: {value name: [texts, in order]}}."""
 
     quoted: dict = field(default_factory=dict)
     page: str = ""
@@ -119,7 +121,10 @@ class Recorder:
         if isinstance(value, Quantity) and not isinstance(value, Quoted):
             raise TemplateBuildError(f"{path} = {float(value)!r} printed without a format filter (times, pct, gib, …)")
         if path is not None:
-            self.quoted.setdefault(self.page, {})[path] = str(value)
+            # one value may be quoted in several formats (2.07× and 2.1×): keep each
+            texts = self.quoted.setdefault(self.page, {}).setdefault(path, [])
+            if str(value) not in texts:
+                texts.append(str(value))
         return "" if value is None else value
 
 
