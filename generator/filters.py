@@ -2,6 +2,8 @@
 value it shows, so the build can report quoted numbers that changed (old → new)."""
 from __future__ import annotations
 
+from .rounding import sig
+
 GIB = 2**30
 KIB = 2**10
 
@@ -24,9 +26,14 @@ class Quoted(str):
         return s
 
 
-def _quote(fmt):
+def _quote(fmt, as_page_data: bool = True):
+    """Wrap a formatter. ``as_page_data``: round to the data's 4 significant digits first, as the
+    page's JSON is, so the prose and the page print the same text for the same value (15.55 GiB,
+    not 15.56 here and 15.55 there). Plain numbers (``num``, ``int``) keep every digit."""
+
     def apply(value, *args):
-        return Quoted(fmt(float(value), *args), getattr(value, "path", None))
+        x = float(value)
+        return Quoted(fmt(float(sig(x)) if as_page_data else x, *args), getattr(value, "path", None))
 
     apply.__doc__ = fmt.__doc__
     return apply
@@ -92,13 +99,13 @@ def tflop(x: float) -> str:
     return f"{x / 1e12:.2f} TFLOP"
 
 
-@_quote
+@lambda f: _quote(f, as_page_data=False)
 def num(x: float, digits: int = 2) -> str:
     """A plain number with ``digits`` decimals."""
     return f"{x:,.{digits}f}"
 
 
-@_quote
+@lambda f: _quote(f, as_page_data=False)
 def integer(x: float) -> str:
     """A whole number with thousands separators: 1,024."""
     return f"{round(x):,}"

@@ -109,8 +109,10 @@ def build_site_data(catalog: Catalog = CATALOG, model_version: str = "") -> dict
                 "mean_acceptance_length": sig_list(el),
                 "per_position_acceptance": [sig_list(pp[i, : g]) for i, g in enumerate(gammas)],
                 "per_position_text": [format_per_position(pp[i, : g]) for i, g in enumerate(gammas)],
-                # one seeded sample per (acceptance, α, γ): the same state always shows the same row
-                "token_row": [sample_accepted_counts(pp[i, : g], TOKEN_ROW_ITERATIONS, seed=sl.start + i) for i, g in enumerate(gammas)],
+                # one seeded sample per (acceptance, α), shared by every γ: a larger γ only
+                # extends each iteration's accepted run, as it would on the same text
+                "token_row": [sample_accepted_counts(pp[i, : g], TOKEN_ROW_ITERATIONS, seed=sl.start,
+                                                     max_positions=int(gammas[-1])) for i, g in enumerate(gammas)],
             }
             for wl in AXES["workload"]:
                 w = r.per_workload[wl]

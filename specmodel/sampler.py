@@ -85,12 +85,23 @@ def sample_first_tokens(target_probs, draft_probs, num_draws: int, seed: int) ->
     return np.where(accepted, drafted, corrected), accepted
 
 
-def sample_accepted_counts(per_position_acceptance, num_iterations: int, seed: int) -> list[int]:
+def sample_accepted_counts(per_position_acceptance, num_iterations: int, seed: int,
+                           max_positions: int | None = None) -> list[int]:
     """A seeded sample of accepted counts k for ``num_iterations`` iterations.
 
-    per_position_acceptance: [p_1 … p_γ]; P(k) = p_k − p_{k+1}. Used for the page's token row.
+    per_position_acceptance: [p_1 … p_γ]; position j is accepted, given the ones before it
+    were, with probability a_j = p_j / p_{j−1}, so P(k) = p_k − p_{k+1}. Each iteration draws
+    one uniform per position up to ``max_positions`` (default γ) and accepts the leading run
+    with u_j ≤ a_j: with the same seed and ``max_positions``, a larger γ only extends each
+    iteration's run, so samples for different γ tell one consistent story. Used for the page's
+    token row. Returns a list of ints in 0 … γ.
     """
-    p = np.concatenate([[1.0], np.asarray(per_position_acceptance, float), [0.0]])
-    probs = p[:-1] - p[1:]
-    rng = np.random.default_rng(seed)
-    return [int(k) for k in rng.choice(probs.size, size=num_iterations, p=probs / probs.sum())]
+    p = np.asarray(per_position_acceptance, dtype=float)
+    gamma = p.size
+    width = max(gamma, max_positions or gamma)
+    previous = np.concatenate([[1.0], p[:-1]])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        conditional = np.where(previous > 0, p / np.where(previous > 0, previous, 1.0), 0.0)
+    u = np.random.default_rng(seed).random((num_iterations, width))[:, :gamma]
+    accepted = np.cumprod(u <= conditional, axis=1)
+    return [int(k) for k in accepted.sum(axis=1)]

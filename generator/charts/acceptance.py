@@ -15,13 +15,13 @@ def acceptance() -> dict:
     x = alt.X("position:O", title="draft position j", axis=alt.Axis(labelAngle=0))
     bars = base.mark_bar().encode(
         x=x,
-        y=alt.Y("per_position_acceptance:Q", title="acceptance p_j (share of iterations)",
+        y=alt.Y("per_position_acceptance:Q", title="per-position acceptance (share of iterations)",
                 scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
         color=alt.Color("pays:N", title=None, scale=alt.Scale(domain=[True, False], range=[TEAL, GREY]),
                         legend=alt.Legend(orient="top", direction="horizontal",
                                           labelExpr="datum.value ? 'pays for its draft' : 'does not pay'")),
         tooltip=[alt.Tooltip("position:O", title="position j"),
-                 alt.Tooltip("per_position_acceptance:Q", title="p_j", format=".1%"),
+                 alt.Tooltip("per_position_acceptance:Q", title="per-position acceptance", format=".1%"),
                  alt.Tooltip("pays:N", title="pays")],
     )
     # The cut-off sits on the right edge of the last paying position's band.

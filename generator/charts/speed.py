@@ -116,7 +116,7 @@ def iteration() -> dict:
     x = alt.X("time_ms:Q", title="time (ms)")
     colour = alt.Color("part:N", title=None, scale=alt.Scale(domain=PARTS, range=[BLUE, ORANGE]),
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square",
-                                         columns=1, labelExpr="datum.label === 'memory' ? 'memory (bytes ÷ bandwidth)'"
+                                         columns=1, labelLimit=0, labelExpr="datum.label === 'memory' ? 'memory (bytes ÷ bandwidth)'"
                                                               " : 'arithmetic (FLOP ÷ peak FLOP/s)'"))
     bars = base.mark_bar().encode(
         x=x, y=y, yOffset=alt.YOffset("part:N", sort=PARTS), color=colour,
