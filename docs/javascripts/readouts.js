@@ -21,7 +21,7 @@ export const READOUT_FORMATS = {
   draft_weight_bytes: "gib",
   target_kv_bytes_per_token: "kib",
   draft_kv_bytes_per_token: "kib",
-  memory_required_bytes: "gib",
+  memory_required_bytes: "gb",
   fits_in_memory: "fits",
 };
 
