@@ -1,9 +1,7 @@
 """The essay templates' context: named states, constants, closed forms, charts and readouts."""
 from __future__ import annotations
 
-import csv
 import html
-import io
 from dataclasses import asdict
 from importlib import resources
 
@@ -12,7 +10,7 @@ from markupsafe import Markup
 
 from specmodel import Catalog, State
 from specmodel.acceptance import FALLING_DECAY
-from specmodel.claims import claim_value
+from specmodel.claims import evaluate_claims
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
@@ -30,14 +28,7 @@ def _arch_values(arch) -> dict:
 
 
 def _claims_rows() -> list[dict]:
-    text = resources.files("specmodel").joinpath("essay_claims.csv").read_text(encoding="utf-8")
-    rows = []
-    for row in csv.DictReader(io.StringIO(text)):
-        ours = claim_value(row["id"], row["state"])
-        expected = float(row["model_value"])
-        rows.append({**row, "expected": expected, "ours": ours,
-                     "ok": abs(ours - expected) <= float(row["rel_tolerance"]) * abs(expected)})
-    return rows
+    return evaluate_claims(resources.files("specmodel").joinpath("essay_claims.csv").read_text(encoding="utf-8"))
 
 
 def _table_html(rows: list[dict], caption: str) -> str:

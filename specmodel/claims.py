@@ -6,6 +6,8 @@ the function says what was read there.
 """
 from __future__ import annotations
 
+import csv
+import io
 from typing import Callable
 
 from .closed_forms import arithmetic_increase, expected_tokens_ceiling, expected_tokens_per_iteration
@@ -115,3 +117,18 @@ CLAIM_VALUES: dict[str, Callable[[State | None], float]] = {
 def claim_value(claim_id: str, state_text: str) -> float:
     """Our value for one claim row. Raises KeyError for an unknown id."""
     return float(CLAIM_VALUES[claim_id](parse_state(state_text)))
+
+
+def evaluate_claims(csv_text: str) -> list[dict]:
+    """Every row of the claims CSV (text, as in ``essay_claims.csv``) with our value.
+
+    Each row gains ``expected`` (the CSV's model_value, float), ``ours`` (float) and ``ok``
+    (within the row's relative tolerance of ``expected``).
+    """
+    rows = []
+    for row in csv.DictReader(io.StringIO(csv_text)):
+        ours = claim_value(row["id"], row["state"])
+        expected = float(row["model_value"])
+        rows.append({**row, "expected": expected, "ours": ours,
+                     "ok": abs(ours - expected) <= float(row["rel_tolerance"]) * abs(expected)})
+    return rows
