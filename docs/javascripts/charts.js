@@ -1,35 +1,36 @@
 // Interactive charts: every <div class="spec-chart" data-chart="name" data-spec="charts/…">
 // gets a Vega view in place of its static <img>; state changes swap the `table` dataset.
-// If the bundle, the spec or its data cannot be loaded, the static picture stays, with a note.
+// If the bundle, the spec or its data cannot be loaded, or the state's data files, the static
+// picture (the default state) stands in, with a note.
 import { siteRoot } from "./data.js";
-import { updateTable } from "./tables.js";
+import { restoreTable, updateTable } from "./tables.js";
 
-// Axis, legend and title colours only: mark colours are the spec's own, chosen to read on both.
-const THEMES = {
-  light: { text: "#1f2329", label: "#4b515b", line: "#8b919b", grid: "#e4e6ea" },
-  dark: { text: "#e8eaef", label: "#c9cdd6", line: "#8b919b", grid: "#3a3f4c" },
+// Axis, legend and title colours are the page's text colour (currentColor: spec.css sets
+// `color` on the view), so one view reads in the light and the dark palette, follows a flip of
+// the palette without being rebuilt, and prints dark on white paper. Mark colours are the
+// spec's own, chosen to read on both.
+const INK = "currentColor";
+const VEGA_CONFIG = {
+  background: "transparent",
+  axis: {
+    labelColor: INK,
+    titleColor: INK,
+    domainColor: INK,
+    tickColor: INK,
+    gridColor: INK,
+    labelOpacity: 0.85,
+    domainOpacity: 0.5,
+    tickOpacity: 0.5,
+    gridOpacity: 0.15,
+  },
+  legend: { labelColor: INK, titleColor: INK },
+  title: { color: INK, subtitleColor: INK },
+  header: { labelColor: INK, titleColor: INK },
+  view: { stroke: INK, strokeOpacity: 0.15 },
+  // Reference lines (1×, the roof, the ceiling) are decorative: their meaning is in the
+  // axis and the description, and an unlabelled graphic role fails screen readers.
+  rule: { aria: false },
 };
-
-function vegaConfig(name) {
-  const t = THEMES[name];
-  const axis = { labelColor: t.label, titleColor: t.text, domainColor: t.line, tickColor: t.line, gridColor: t.grid };
-  return {
-    background: "transparent",
-    axis,
-    legend: { labelColor: t.label, titleColor: t.text },
-    title: { color: t.text, subtitleColor: t.label },
-    header: { labelColor: t.label, titleColor: t.text },
-    view: { stroke: t.grid },
-    // Reference lines (1×, the roof, the ceiling) are decorative: their meaning is in the
-    // axis and the description, and an unlabelled graphic role fails screen readers.
-    rule: { aria: false },
-  };
-}
-
-// MkDocs Material writes the palette to <body data-md-color-scheme>; "slate" is its dark one.
-export function colorScheme() {
-  return document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "light";
-}
 
 const specs = new Map();
 function loadSpec(path) {
@@ -51,7 +52,11 @@ class Chart {
     this.name = el.dataset.chart;
     this.rows = null; // the latest rows asked for, applied once the view exists
     this.result = null; // vegaEmbed's {view, finalize}
-    this.generation = 0; // newer embeds win over slower, older ones
+    this.generation = 0; // bumped to drop an embed in flight (page left, charts stopped)
+    // Why the static picture is shown instead of the view, if it is: the view cannot be made
+    // (failure), or the current state's rows could not be had (missing).
+    this.failure = null;
+    this.missing = null;
     this.host = el.querySelector(".spec-chart__view");
     if (!this.host) {
       this.host = document.createElement("div");
@@ -66,11 +71,12 @@ class Chart {
       this.fail("the chart library (vendor/vega-bundle.js) did not load");
       return;
     }
-    // Keep the height while the view is rebuilt (theme change), so the page does not jump.
-    this.host.style.minHeight = this.result ? `${this.host.offsetHeight}px` : "";
     try {
       const spec = structuredClone(await loadSpec(this.el.dataset.spec));
       if (generation !== this.generation) return;
+      // Vega names the SVG (aria-label) after the spec's description: the static picture's alt
+      // text, so the live chart is described as the picture it replaces.
+      spec.description ??= this.el.querySelector("img")?.alt;
       const options = {
         actions: false,
         renderer: "svg",
@@ -81,9 +87,8 @@ class Chart {
         // Loader options rather than vega.loader(): vega-embed builds the loader from them.
         // Data URLs in the specs are relative to the site root, wherever this page is.
         loader: { baseURL: siteRoot.href },
-        config: vegaConfig(colorScheme()),
+        config: VEGA_CONFIG,
       };
-      this.finalizeView();
       const result = await window.vegaEmbed(this.host, spec, options);
       if (generation !== this.generation || !this.el.isConnected) {
         result.finalize();
@@ -91,47 +96,70 @@ class Chart {
       }
       this.result = result;
       if (this.rows) await this.apply();
-      this.el.classList.add("is-live");
-      this.clearMessage();
+      this.show();
     } catch (error) {
       if (generation === this.generation) this.fail(error.message);
-    } finally {
-      this.host.style.minHeight = "";
     }
   }
 
   async update(rows) {
     this.rows = rows;
+    this.missing = null;
     updateTable(this.el, rows); // also when the view failed: the table is the text alternative
     if (this.result) {
       try {
         await this.apply();
       } catch (error) {
         this.fail(error.message);
+        return;
       }
     }
+    this.show();
   }
 
   apply() {
     return this.result.view.data("table", this.rows).runAsync();
   }
 
-  // The static picture shows the default settings; say so, and why the live chart is missing.
+  // The view cannot be made or run: the static picture stays, for good.
   fail(reason) {
     this.finalizeView();
     this.host.replaceChildren(); // a stale view beside the picture would contradict it
-    this.el.classList.remove("is-live");
+    this.failure = reason;
+    this.show();
+  }
+
+  // The current state's rows cannot be had (its data file is missing or unreadable): the
+  // default picture and table, said to be so, until a state whose rows load. The view stays.
+  unavailable(reason) {
+    this.rows = null;
+    this.missing = reason;
+    restoreTable(this.el);
+    this.show();
+  }
+
+  // The live view when there is one holding the current rows, else the picture and why.
+  show() {
+    const live = this.result !== null && this.failure === null && this.missing === null;
+    this.el.classList.toggle("is-live", live);
+    this.el.classList.toggle("is-stale", this.result !== null && !live); // a view of another state
     let message = this.el.querySelector(".spec-chart__error");
+    if (live) {
+      message?.remove();
+      return;
+    }
+    if (this.failure === null && this.missing === null) return; // still loading: the picture
     if (!message) {
       message = document.createElement("p");
       message.className = "spec-chart__error";
       this.el.append(message);
     }
-    message.textContent = `The interactive chart could not be shown (${reason}). The picture is for the starting settings.`;
-  }
-
-  clearMessage() {
-    this.el.querySelector(".spec-chart__error")?.remove();
+    const why = (reason) => reason.replace(/\.$/, ""); // a sentence's full stop, inside brackets
+    message.textContent =
+      this.failure !== null
+        ? `The interactive chart could not be shown (${why(this.failure)}). The picture is for the starting settings.`
+        : `This chart could not be drawn for these settings (${why(this.missing)}). The picture and its ` +
+          "data table are for the starting settings.";
   }
 
   finalizeView() {
@@ -152,6 +180,15 @@ function finalizeDetached() {
       chart.finalizeView();
       charts.delete(el);
     }
+  }
+}
+
+// The page's data belongs to another build than the page (sim.js): no chart may show it, and
+// the specs' data URLs would load it. Every chart keeps its picture, with why.
+export function stopCharts(reason) {
+  for (const chart of charts.values()) {
+    chart.generation += 1; // an embed in flight must not bring the view back
+    chart.fail(reason);
   }
 }
 
@@ -188,7 +225,7 @@ function applyRows(chart, rowsFor) {
   try {
     rows = rowsFor(chart.name);
   } catch (error) {
-    chart.fail(error.message);
+    chart.unavailable(error.message);
     return Promise.resolve();
   }
   return rows ? chart.update(rows) : Promise.resolve();
@@ -200,19 +237,4 @@ function flushRows() {
   for (const chart of charts.values()) {
     if (chart.el.isConnected && !chart.el.closest("#simulation")) applyRows(chart, rowsFor);
   }
-}
-
-let observer = null;
-
-// Re-embed with the other Vega config when the reader flips the palette.
-export function followColorScheme() {
-  if (observer) return;
-  let current = colorScheme();
-  observer = new MutationObserver(() => {
-    if (colorScheme() === current) return;
-    current = colorScheme();
-    finalizeDetached();
-    for (const chart of charts.values()) chart.embed();
-  });
-  observer.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 }

@@ -98,8 +98,11 @@ function checkVersion(file, manifest, url) {
 }
 
 export function loadManifest() {
-  // Revalidated every time: it names the model version every other file must carry.
-  return fetchJson(new URL("manifest.json", dataRoot), { cache: "no-cache" });
+  // Fetched again for every page (instant navigation too) and revalidated with the server: it
+  // names the model version every other file must carry, and the site may have been rebuilt.
+  const url = new URL("manifest.json", dataRoot);
+  cache.delete(url.href);
+  return fetchJson(url, { cache: "no-cache" });
 }
 
 // Later files are addressed by version, so a browser cache cannot hand back an older build.

@@ -58,3 +58,13 @@ export function renderReadouts(root, values) {
   for (const el of root.querySelectorAll("[data-readout]")) write(el, el.dataset.readout, values, true);
   for (const el of root.querySelectorAll(".live[data-live]")) write(el, el.dataset.live, values, false);
 }
+
+// No values for the current state (its data did not load): a dash in every readout and live
+// number, so no number of another state stands on screen as if it were this one's.
+export function clearReadouts(root) {
+  for (const el of root.querySelectorAll("[data-readout], .live[data-live]")) {
+    if (!Object.hasOwn(READOUT_FORMATS, el.dataset.readout ?? el.dataset.live)) continue; // build text
+    el.textContent = "—";
+    delete el.dataset.value;
+  }
+}

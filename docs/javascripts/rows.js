@@ -91,6 +91,11 @@ function decision(data, state) {
 // memory and sampler are static: their rows never change, so they are not listed.
 const BUILDERS = { ladder, gamma, iteration, roofline, acceptance, closed_form: closedForm, decision };
 
+// Whether the chart's rows depend on the state (and so on the state's data files).
+export function followsState(chart) {
+  return Object.hasOwn(BUILDERS, chart);
+}
+
 // The chart's `table` rows at `state`, or null for a static chart (keep what the spec loaded).
 export function rowsFor(chart, data, state) {
   const build = BUILDERS[chart];

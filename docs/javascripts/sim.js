@@ -1,11 +1,11 @@
 // One page's interactive state: controls ↔ state ↔ URL, and every view of the state (readouts,
 // live prose numbers, token row, vLLM lines, charts). Pages without a simulation still get
 // their charts and live numbers for the state in their URL.
-import { mountCharts, updateCharts, followColorScheme } from "./charts.js";
+import { mountCharts, stopCharts, updateCharts } from "./charts.js";
 import { DataError, loadManifest, loadState, lookup, prefetch } from "./data.js";
 import { fixed, format } from "./format.js";
-import { readoutsFor, renderReadouts } from "./readouts.js";
-import { rowsFor } from "./rows.js";
+import { clearReadouts, readoutsFor, renderReadouts } from "./readouts.js";
+import { followsState, rowsFor } from "./rows.js";
 import { KEYS, parseQuery, sameState, serializeQuery, snap } from "./state.js";
 import { renderTokenRow } from "./tokens.js";
 import { configFlag, engineLogLine } from "./vllm.js";
@@ -46,6 +46,10 @@ class Page {
     if (notes.length > 0 && this.form) this.replaceUrl(state);
     this.show(state);
     if (!this.form) return;
+    // An <output> is a polite live region by default: it would be read out on every step of a
+    // slider, which already speaks its own aria-valuetext. The summary ([data-status]) is said
+    // once, when the controls settle. (Without the script the outputs never change.)
+    for (const output of this.form.querySelectorAll("output")) output.setAttribute("aria-live", "off");
     this.form.addEventListener("input", () => this.onMove());
     this.form.addEventListener("change", () => this.onCommit());
     this.form.addEventListener("submit", (event) => event.preventDefault());
@@ -68,6 +72,7 @@ class Page {
   replaceUrl(state) {
     history.replaceState(history.state, "", this.url(state));
     this.hash = location.hash;
+    relinkThisPage();
   }
 
   // A new history entry for `state`; the entry being left gets back the URL it was committed
@@ -81,6 +86,7 @@ class Page {
     history.pushState(history.state, "", this.url(state));
     this.hash = location.hash;
     this.committed = state;
+    relinkThisPage();
   }
 
   // --- controls --------------------------------------------------------------------------
@@ -161,6 +167,7 @@ class Page {
 
   onPopState() {
     this.hash = location.hash;
+    relinkThisPage();
     const { state, notes } = parseQuery(location.search, this.manifest);
     this.setNotes(notes);
     this.committed = state;
@@ -225,7 +232,6 @@ class Page {
       // Which state the readouts show ("" = the defaults): for tests, and for anyone inspecting.
       this.sim.dataset.rendered = serializeQuery(state, this.manifest);
       this.sim.removeAttribute("aria-busy");
-      this.sim.removeAttribute("data-stale");
       const warning = this.sim.querySelector("[data-warning=memory]");
       if (warning) warning.hidden = Boolean(values.fits_in_memory);
       const row = this.sim.querySelector("[data-token-row]");
@@ -245,11 +251,30 @@ class Page {
     if (log) log.textContent = engineLogLine(data, state);
   }
 
+  // The current state's data did not load (a file missing, unreadable or of another build).
+  // Nothing of an earlier state may stay on screen as this one's: readouts show a dash, the
+  // charts that follow the state their default picture, and the note says why. The controls
+  // keep working: another state whose files load shows again.
   showError(error) {
-    this.sim?.removeAttribute("aria-busy");
-    this.sim?.setAttribute("data-stale", "true");
     const reason = error instanceof DataError ? error.message : `Unexpected error: ${error.message}`;
-    this.setNotes([`${reason} The numbers shown are from the last settings that loaded.`], { error: true });
+    this.values = null;
+    this.rendered = null;
+    clearReadouts(document.body);
+    updateCharts((chart) => {
+      if (followsState(chart)) throw error;
+      return null;
+    });
+    if (this.sim) {
+      delete this.sim.dataset.rendered;
+      this.sim.removeAttribute("aria-busy");
+      this.sim.querySelector("[data-token-row]")?.replaceChildren();
+      for (const el of this.sim.querySelectorAll("[data-vllm]")) el.textContent = "—";
+      const warning = this.sim.querySelector("[data-warning=memory]");
+      if (warning) warning.hidden = true;
+    }
+    this.setNotes([`The numbers for these settings could not be loaded: ${reason} Other settings may still work.`], {
+      error: true,
+    });
   }
 
   setNotes(notes, { error = false } = {}) {
@@ -292,16 +317,38 @@ class Page {
   }
 }
 
-function showSetupError(sim, error) {
+// The theme makes every link absolute when a page loads, with the query the page had then (a
+// hostile one too, before the page corrected it). Links to this page (the table of contents,
+// "skip to content") follow the URL the page now has, so following or copying one keeps the
+// reader's state. Explorable links carry a state of their own.
+function relinkThisPage() {
+  for (const link of document.querySelectorAll("a[href]:not(.explore)")) {
+    if (link.origin === location.origin && link.pathname === location.pathname) link.search = location.search;
+  }
+}
+
+// The simulation cannot run: its controls are disabled (moving them would change nothing) and
+// the note says why. The build's numbers, for the starting settings, stay.
+function showSetupError(sim, message) {
   const region = sim?.querySelector("[data-notes]");
   if (!region) return;
+  for (const control of sim.querySelectorAll("form input, form select")) control.disabled = true;
   const p = document.createElement("p");
-  p.textContent =
-    `The simulation's data could not be loaded (${error.message}). ` +
-    "The numbers shown are for the starting settings.";
+  p.textContent = `${message} The numbers shown are for the starting settings.`;
   region.replaceChildren(p);
   region.classList.add("is-error");
   region.hidden = false;
+}
+
+// The build writes its model version into the page (overrides/main.html); the prose, pictures
+// and tables are of that build. Data of another one would contradict them: refuse it.
+function versionMismatch(manifest) {
+  const built = document.querySelector("[data-model-version]")?.dataset.modelVersion;
+  if (!built || built === manifest.model_version) return null;
+  return (
+    `This page was built with model version ${built}, but the site's data is now version ` +
+    `${manifest.model_version}: the site was updated after this page was loaded. Reload the page.`
+  );
 }
 
 let setups = 0;
@@ -309,7 +356,6 @@ let setups = 0;
 // Runs on first load and after every instant navigation.
 export async function setupPage() {
   const setup = ++setups;
-  followColorScheme();
   page?.detach();
   page = null;
   const sim = document.querySelector(".spec-sim#simulation");
@@ -321,10 +367,16 @@ export async function setupPage() {
   try {
     manifest = await loadManifest();
   } catch (error) {
-    if (setup === setups) showSetupError(sim, error);
+    if (setup === setups) showSetupError(sim, `The simulation's data could not be loaded (${error.message}).`);
     return;
   }
   if (setup !== setups) return; // the reader navigated on while the manifest loaded
+  const mismatch = versionMismatch(manifest);
+  if (mismatch) {
+    stopCharts("the site was updated after this page was loaded; reload the page");
+    showSetupError(sim, mismatch);
+    return;
+  }
   const current = new Page(manifest, sim);
   page = current;
   // Bubbling reaches the article before the theme's listener on <body>, so stopping it here

@@ -5,8 +5,6 @@ export const KEYS = ["batch", "context", "drafter", "gamma", "alpha", "acceptanc
 
 // Longer values are not a number or a name anyone typed; refuse them before parsing.
 const MAX_VALUE_LENGTH = 32;
-// Finite but absurd numbers (1e300) are garbage, not "very large": they fall back to the default.
-const MAX_MAGNITUDE = 1e9;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 // Two grid values closer than this are the same value written differently (0.15 vs 0.150).
 const SAME = 1e-9;
@@ -31,15 +29,28 @@ export function snap(values, x) {
   return best;
 }
 
+// A value from the URL is shown back to the reader as plain text (never markup), short, and with
+// every invisible or direction-changing character (NUL, RTL override, zero-width joiners, line
+// separators) replaced by U+FFFD, so a note cannot be made to read as something else.
+const SHOWN_LENGTH = 20;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
 function shown(raw) {
-  return raw.length > 20 ? `${raw.slice(0, 20)}…` : raw;
+  // Whole code points, not UTF-16 units: a cut through a surrogate pair would show as garbage.
+  // Each takes at most two units, so 2 × SHOWN_LENGTH units hold enough of them.
+  const chars = [...raw.slice(0, 2 * SHOWN_LENGTH)];
+  const text = chars.slice(0, SHOWN_LENGTH).join("").replace(INVISIBLE, "\uFFFD");
+  const cut = chars.length > SHOWN_LENGTH || raw.length > 2 * SHOWN_LENGTH;
+  return cut ? `${text}…` : text;
 }
 
 function parseNumber(raw) {
   const text = raw.trim();
   if (text.length > MAX_VALUE_LENGTH || !NUMBER.test(text)) return null;
   const x = Number(text);
-  return Number.isFinite(x) && Math.abs(x) <= MAX_MAGNITUDE ? x : null;
+  // Any finite number is a request for "that much": it is clamped to the axis (1e300 → the top).
+  // What overflows to Infinity was not a number anyone can mean; it falls back to the default.
+  return Number.isFinite(x) ? x : null;
 }
 
 function describe(key, value, labels) {
@@ -55,6 +66,8 @@ function parseValue(key, raw, axes, defaults, labels) {
     value: fallback,
     note: `${key}=${shown(raw)} ${why}; using ${describe(key, fallback, labels)}.`,
   });
+  // "?batch" or "?batch=": nothing to quote back.
+  if (raw.trim() === "") return { value: fallback, note: `${key} has no value; using ${describe(key, fallback, labels)}.` };
   if (isNumericAxis(values)) {
     const x = parseNumber(raw);
     if (x === null) return reject("is not a number the simulation can use");
@@ -73,8 +86,8 @@ function parseValue(key, raw, axes, defaults, labels) {
   const wanted = raw.trim().toLowerCase();
   const value = values.find((v) => v.toLowerCase() === wanted);
   if (value === undefined) {
-    const allowed = values.map((v) => describe(key, v, labels)).join(", ");
-    return reject(`is not one of ${allowed}`);
+    // The names a URL takes, which are also shorter than the labels: the note stays short.
+    return reject(`is not one of ${values.join(", ")}`);
   }
   return { value };
 }

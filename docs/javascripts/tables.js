@@ -19,10 +19,19 @@ export function cellText(value) {
   return Number.isInteger(rounded) ? String(rounded) : pythonFloat(rounded);
 }
 
+// The build's body of each table (the default state), for when the chart falls back to its
+// default picture: picture and table then agree.
+const built = new WeakMap();
+
+function tableOf(chartElement) {
+  return chartElement.closest("figure")?.querySelector("details.spec-table table") ?? null;
+}
+
 // Columns are matched by their header ("time ms" is time_ms), not by position.
 export function updateTable(chartElement, rows) {
-  const table = chartElement.closest("figure")?.querySelector("details.spec-table table");
+  const table = tableOf(chartElement);
   if (!table) return;
+  if (!built.has(table)) built.set(table, table.tBodies[0]);
   const keys = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim().replaceAll(" ", "_"));
   if (keys.some((key) => !(key in (rows[0] ?? {})))) return; // another layout: leave the build's table
   const body = document.createElement("tbody");
@@ -35,5 +44,16 @@ export function updateTable(chartElement, rows) {
     }
     body.append(tr);
   }
-  table.tBodies[0]?.replaceWith(body) ?? table.append(body);
+  replaceBody(table, body);
+}
+
+export function restoreTable(chartElement) {
+  const table = tableOf(chartElement);
+  const body = table && built.get(table);
+  if (body) replaceBody(table, body);
+}
+
+function replaceBody(table, body) {
+  if (table.tBodies[0]) table.tBodies[0].replaceWith(body);
+  else table.append(body);
 }

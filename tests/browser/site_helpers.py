@@ -5,7 +5,7 @@ import json
 import math
 import os
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 from specmodel import State, evaluate
 
@@ -30,11 +30,23 @@ def state_for(query: str) -> dict:
     return state
 
 
-def wait_rendered(page, query: str) -> None:
-    """Until the simulation shows the state of `query` ("" for the defaults, else "?…")."""
-    page.wait_for_function(
-        "q => document.querySelector('#simulation')?.dataset.rendered === q", arg=query
-    )
+def wait_rendered(page, query: str, timeout: float = 15_000) -> None:
+    """Until the simulation shows the state of `query` ("" for the defaults, else "?…").
+
+    On a timeout, says what the page shows instead (a bare TimeoutError tells nothing)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            "q => document.querySelector('#simulation')?.dataset.rendered === q", arg=query, timeout=timeout
+        )
+    except PlaywrightTimeout:
+        shown = page.evaluate(
+            """() => { const sim = document.querySelector('#simulation');
+                 return sim && {rendered: sim.dataset.rendered ?? null, busy: sim.getAttribute('aria-busy'),
+                   notes: sim.querySelector('[data-notes]')?.textContent, url: location.href}; }"""
+        )
+        raise AssertionError(f"the simulation never showed {query!r}; the page shows {shown}") from None
 
 
 def page_readouts(page) -> dict[str, str]:
@@ -89,8 +101,12 @@ def control_values(page) -> dict[str, str]:
 
 
 def controls_state(page) -> dict:
+    return state_of_controls(control_values(page))
+
+
+def state_of_controls(raw: dict[str, str]) -> dict:
+    """control_values() as axis values."""
     m = manifest()
-    raw = control_values(page)
     state = {}
     for key, value in raw.items():
         axis = m["axes"][key]
@@ -105,3 +121,28 @@ def controls_state(page) -> dict:
 
 def current_query(page) -> str:
     return page.evaluate("() => location.search")
+
+
+KEYS = ("batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload")
+
+
+def query_of(state: dict) -> str:
+    """What the page writes to the URL for `state`: non-default keys in a fixed order."""
+    defaults = manifest()["defaults"]
+    pairs = [(k, str(state[k])) for k in KEYS if state[k] != defaults[k]]
+    return "?" + urlencode(pairs) if pairs else ""
+
+
+# An init script (context.add_init_script), so it runs before any of the page's own: records
+# every Content-Security-Policy violation the page meets. A blocked injected script or handler
+# shows up here too.
+CSP_WATCH = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+
+def csp_violations(page) -> list[str]:
+    return page.evaluate("() => window.__cspViolations ?? ['CSP_WATCH was not installed']")

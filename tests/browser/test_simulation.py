@@ -3,7 +3,6 @@ explorable links, live prose numbers, no-JS text."""
 from __future__ import annotations
 
 import json
-from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
@@ -14,20 +13,12 @@ from .site_helpers import (
     manifest,
     mismatches,
     page_readouts,
+    query_of,
     state_for,
     wait_rendered,
 )
 
 pytestmark = pytest.mark.browser
-
-KEYS = ("batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload")
-
-
-def query_of(state: dict) -> str:
-    """What the page writes to the URL for `state`: non-default keys in a fixed order."""
-    defaults = manifest()["defaults"]
-    pairs = [(k, str(state[k])) for k in KEYS if state[k] != defaults[k]]
-    return "?" + urlencode(pairs) if pairs else ""
 
 
 def set_range(page, name: str, value) -> None:
@@ -277,7 +268,8 @@ STATE_CASES = [
     ("batch=NaN", {}, 1),
     ("batch=Infinity", {}, 1),
     ("batch=1e400", {}, 1),
-    ("batch=1e300", {}, 1),
+    ("batch=1e300", {"batch": 1024}, 1),  # finite, however large: clamped to the top
+    ("batch=1e3", {"batch": 1024}, 1),
     ("batch=0x10", {}, 1),
     ("batch=12abc", {}, 1),
     ("batch=", {}, 1),
@@ -316,3 +308,18 @@ def test_url_parsing_and_serialising(page, page_log):
         assert len(got["notes"]) == notes, (query, got["notes"])
         assert got["query"] == query_of(expected), query
         assert all(isinstance(n, str) and n for n in got["notes"])
+
+
+def test_links_to_this_page_keep_the_state(page, page_log):
+    """The theme makes every link absolute at load, query included; the links to this page (the
+    table of contents) must follow the state the reader has set since, not take them back to the
+    one they arrived with (or to a hostile query the page corrected)."""
+    toc = ".md-sidebar--secondary a.md-nav__link[href$='#try-it']"
+    page.goto("/?batch=64")
+    wait_rendered(page, "?batch=64")
+    page.locator("#simulation select[name=drafter]").select_option("ngram")
+    wait_rendered(page, "?batch=64&drafter=ngram")
+    assert page.locator(toc).get_attribute("href").endswith("/?batch=64&drafter=ngram#try-it")
+    page.go_back()
+    wait_rendered(page, "?batch=64")
+    assert page.locator(toc).get_attribute("href").endswith("/?batch=64#try-it")

@@ -1,0 +1,135 @@
+"""Keyboard, screen readers and the Content-Security-Policy at run time: every control is
+reached by Tab, named, and operated by arrow keys; the spoken summary comes once a burst of
+input settles; every chart is described and has a table; the pages meet no CSP violation and
+request nothing outside the site, in either palette."""
+from __future__ import annotations
+
+import pytest
+
+from .site_helpers import CSP_WATCH, KEYS, controls_state, manifest, query_of, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+ALL_LIVE = "() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))"
+
+
+def focused(page, cdp) -> dict:
+    """The focused element: where it is, and its role and accessible name as Chromium computes
+    them for assistive technology (the accessibility tree, not a guess from the DOM)."""
+    handle = cdp.send("Runtime.evaluate", {"expression": "document.activeElement"})["result"]
+    node = cdp.send("Accessibility.getPartialAXTree", {"objectId": handle["objectId"], "fetchRelatives": False})["nodes"][0]
+    where = page.evaluate(
+        "() => { const el = document.activeElement;"
+        " return {inSim: !!el.closest('#simulation'), tag: el.tagName, name: el.getAttribute('name')}; }"
+    )
+    return {**where, "role": node.get("role", {}).get("value"), "label": node.get("name", {}).get("value", "")}
+
+
+def test_keyboard_reaches_names_and_operates_every_control(page, page_log, context):
+    page.goto("/")
+    wait_rendered(page, "")
+    cdp = context.new_cdp_session(page)
+    # Tab from the top of the simulation to the first thing after it.
+    page.focus("#simulation")
+    stops = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        stop = focused(page, cdp)
+        if not stop["inSim"]:
+            break
+        stops.append(stop)
+    unnamed = [s for s in stops if not s["label"].strip()]
+    assert unnamed == [], f"focusable without an accessible name: {unnamed}"
+    assert {s["name"] for s in stops} >= set(KEYS), f"controls Tab does not reach: {set(KEYS) - {s['name'] for s in stops}}"
+    assert {"Copy link to these settings", "Reset"} <= {s["label"] for s in stops}
+
+    # Arrow keys operate every control and change the state (and the URL).
+    state = dict(manifest()["defaults"])
+    axes = manifest()["axes"]
+    for key in KEYS:
+        # A radio group is one Tab stop: its checked radio takes the keys.
+        control = page.locator(f"#simulation [name={key}]" + (":checked" if key == "acceptance" else ""))
+        control.focus()
+        i = axes[key].index(state[key])
+        forward = i < len(axes[key]) - 1
+        if control.get_attribute("type") == "range":
+            page.keyboard.press("ArrowRight" if forward else "ArrowLeft")
+        else:  # a select or a radio group
+            page.keyboard.press("ArrowDown" if forward else "ArrowUp")
+        state[key] = axes[key][i + 1 if forward else i - 1]
+        wait_rendered(page, query_of(state))
+        assert controls_state(page) == state, key
+
+
+# Live regions in the simulation as assistive technology sees them: explicit ones, and the
+# implicit ones (role status; <output> is one unless told otherwise).
+LIVE_REGIONS = "[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log], output:not([aria-live=off])"
+
+
+def test_the_summary_is_spoken_once_after_a_burst_of_input(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    status = page.locator("#simulation [data-status]")
+    assert status.get_attribute("aria-live") == "polite"
+    page.evaluate(
+        """(selector) => {
+          window.__announcements = [];
+          for (const region of document.querySelectorAll(`#simulation :is(${selector})`)) {
+            const what = region.matches('[data-status]') ? 'summary' : region.outerHTML.slice(0, 80);
+            new MutationObserver(() => window.__announcements.push(what))
+              .observe(region, { childList: true, characterData: true, subtree: true });
+          }
+        }""",
+        LIVE_REGIONS,
+    )
+    slider = page.locator("#simulation input[name=batch]")
+    slider.focus()
+    for _ in range(10):  # a burst: ten steps, each an input and a change event
+        slider.press("ArrowRight")
+    wait_rendered(page, "?batch=1024")
+    page.wait_for_function("() => document.querySelector('#simulation [data-status]').textContent.includes('1,024')")
+    # Anything still due would come within the announcement delay (sim.js ANNOUNCE_DELAY_MS).
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.__announcements") == ["summary"]
+
+
+def test_every_chart_is_described_and_has_a_table(page, page_log):
+    page.goto("/")
+    page.wait_for_function(ALL_LIVE)
+    charts = page.eval_on_selector_all(
+        ".spec-chart[data-chart]",
+        """els => els.map((el) => ({
+          name: el.dataset.chart,
+          alt: el.querySelector('img')?.alt ?? '',
+          description: el.querySelector('[role=graphics-document]')?.getAttribute('aria-label') ?? '',
+          caption: el.closest('figure')?.querySelector('figcaption')?.textContent.trim() ?? '',
+          rows: el.closest('figure')?.querySelectorAll('details.spec-table tbody tr').length ?? 0,
+        }))""",
+    )
+    assert len(charts) >= 9
+    for chart in charts:
+        assert chart["alt"] and chart["description"] and chart["caption"] and chart["rows"] > 0, chart
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_csp_violation_at_run_time(new_context, scheme):
+    """Both pages, their charts drawn, a control moved, every disclosure opened, an instant
+    navigation there and back: not one CSP violation (new_context checks requests and console)."""
+    context = new_context(color_scheme=scheme)
+    context.add_init_script(CSP_WATCH)
+    page = context.new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function(ALL_LIVE)
+    page.locator("#simulation select[name=drafter]").select_option("ngram")
+    wait_rendered(page, "?drafter=ngram")
+    page.eval_on_selector_all("details:not([open])", "els => els.forEach(d => { d.open = true; })")
+    page.locator(".md-nav__link", has_text="The model").first.click()
+    page.wait_for_url("**/model/")
+    page.wait_for_function("() => document.querySelector('article h1')?.textContent.includes('The model')")
+    page.go_back()
+    wait_rendered(page, "?drafter=ngram")
+    assert page.evaluate("() => window.__cspViolations") == []
+    page.goto("/model/")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => window.__cspViolations") == []

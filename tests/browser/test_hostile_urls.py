@@ -1,0 +1,306 @@
+"""Hostile and broken URLs: every query opens a valid state, says in a short note what it
+changed, and nothing from the URL ever reaches the page as markup.
+
+Over 200 generated queries go through state.js's parser in one page (the module, against the
+real manifest) and are checked against an independent Python oracle; a representative subset
+is then loaded as real pages (a fresh navigation each, one browser page for all) and checked
+for the note, the state shown, and the absence of injected markup, dialogs, CSP violations
+and console errors.
+"""
+from __future__ import annotations
+
+import math
+import re
+from urllib.parse import parse_qsl, quote
+
+import pytest
+
+from .site_helpers import CSP_WATCH, KEYS, manifest, query_of, state_of_controls, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+GEOMETRIC = {"batch", "context"}  # powers of two: snapped in log space (state.js isGeometric)
+CANARY = "__pwned"  # every script payload sets window.__pwned; the page must never run one
+
+# Values that try to become markup or script, or to look like something else.
+MARKUP = [
+    f"<script>window.{CANARY}=1</script>",
+    f'"><script>window.{CANARY}=1</script>',
+    f"'><img src=x onerror=window.{CANARY}=1>",
+    f"<svg onload=window.{CANARY}=1>",
+    f"<svg><script>window.{CANARY}=1</script></svg>",
+    f'<iframe src="javascript:window.{CANARY}=1">',
+    f"<details open ontoggle=window.{CANARY}=1>",
+    f"</p><p onclick=window.{CANARY}=1>x",
+    f'ngram" autofocus onfocus="window.{CANARY}=1',
+    f"javascript:window.{CANARY}=1",
+    "JaVaScRiPt:alert(1)",
+    f"data:text/html,<script>window.{CANARY}=1</script>",
+    f"&lt;script&gt;window.{CANARY}=1&lt;/script&gt;",
+    f"&#60;img src=x onerror=window.{CANARY}=1&#62;",
+    "&amp;&quot;&#x3C;",
+    "<b>64</b>",
+    "<!--",
+    "]]>",
+    "{{7*7}}${7*7}`+alert(1)+`",
+    "alert(1)",
+]
+# Numbers a URL might carry, valid or not.
+NUMBERS = [
+    "NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e-400", "1e3", "1E3", "6.4e1", "0x10",
+    "1_000", "1,024", "0b101", "0o17", "9" * 400, "-5", "-0", "0", "5000", "1e9", "1e10", "64.",
+    ".5", "+64", " 64 ", "64abc", "64 64", "0.77", "0.150", "7.0", "48", "40", "3.5", "0.125",
+    "1e300", "-1e-3", "1024.0000000001",
+]
+# Unicode that looks like a number or a name, or hides itself.
+UNICODE = [
+    "\u202e46",  # RTL override
+    "\u202e<script>",
+    "\u200b64",  # zero-width space
+    "64\u200d",
+    "\u2066qwen3\u2069",
+    "\uff16\uff14",  # full-width 64
+    "\u0666\u0664",  # Arabic-Indic 64
+    "ngr\u0430m",  # Cyrillic а
+    "qwen3-0.6\u042c",
+    "\u212a",  # Kelvin sign
+    "e\u0301" * 30,  # combining accents
+    "\U0001f4a5" * 30,  # astral characters, cut by code point
+    "64\u2028",
+    "\ufeff64",
+]
+# Bytes and percent-encodings, written into the query as they are (already encoded).
+ENCODED = [
+    "64%00", "%00", "%3Cscript%3E", "%253Cscript%253E", "%25", "%", "%zz", "%C0%BC", "%FF%FE",
+    "%E0%A4%A", "6%34", "%36%34", "ngram%26batch%3D64", "64%23x", "%2B64", "a+b", "%uFF16",
+    "%E2%80%AE46",
+]
+TEN_KB = "x" * 10240
+
+
+def _encode(value: str) -> str:
+    return quote(value, safe="")
+
+
+# Every kind of trouble at least once in the real page.
+PAGE_MUST = [
+    f"drafter=<script>window.{CANARY}=1</script>",
+    f"batch={_encode(_encode(MARKUP[2]))}",  # double-encoded
+    f"alpha={_encode(TEN_KB + '<script>')}",
+    f"batch={_encode(chr(0x202E) + '46')}",  # RTL override
+    f"drafter={_encode(chr(0x202E) + '46')}&gamma={_encode(chr(0x202E) + '46')}",
+    f"gamma={_encode(chr(0xFF16) + chr(0xFF14))}",  # full-width digits
+    f"drafter={_encode('ngr' + chr(0x430) + 'm')}&gamma={_encode('ngr' + chr(0x430) + 'm')}",  # homoglyph
+    "workload=64%00", "batch", "batch&gamma", "batch=", "=64", "batch=2&batch=8",
+    "&".join(f"batch={n}" for n in range(300)), "%62atch=64", "batch=1e3", "batch=0x10", "batch=1_000",
+    "alpha=NaN", "gamma=-Infinity", "context=-5",
+]
+
+
+def hostile_queries() -> list[str]:
+    """At least 200 queries (without "?"), every kind of trouble on every kind of key."""
+    queries = []
+    for i, value in enumerate(MARKUP):
+        for key in (KEYS[i % len(KEYS)], "drafter", "batch"):
+            queries.append(f"{key}={_encode(value)}")
+        queries.append(f"{KEYS[(i + 3) % len(KEYS)]}={_encode(_encode(value))}")  # double-encoded
+    queries.append(f"drafter=<script>window.{CANARY}=1</script>")  # not encoded at all
+    for i, value in enumerate(NUMBERS):
+        for key in ("batch", "context", "gamma", "alpha"):
+            if (i + len(key)) % 2 == 0 or key == "batch":
+                queries.append(f"{key}={_encode(value)}")
+    for i, value in enumerate(UNICODE):
+        queries.append(f"{KEYS[i % len(KEYS)]}={_encode(value)}")
+        queries.append(f"drafter={_encode(value)}&gamma={_encode(value)}")
+    for i, value in enumerate(ENCODED):
+        queries.append(f"{KEYS[i % len(KEYS)]}={value}")
+    queries += [
+        f"batch={TEN_KB}", f"drafter={TEN_KB}", f"alpha={_encode(TEN_KB + '<script>')}",
+        f"{TEN_KB}=1", "&".join(f"batch={n}" for n in range(300)),
+        # unknown and repeated keys, keys without '=', empty values
+        "foo=1&utm_source=x", "__proto__=1&constructor=x&toString=1", f"{_encode('<script>')}=1",
+        "onload=x&batch=64", "BATCH=64", "Batch=64&gamma=3", "%62atch=64", "%2562atch=64",
+        "b%D0%B0tch=64", "%20batch=64", "batch=2&batch=8", "gamma=3&gamma=3&gamma=999",
+        "drafter=ngram&drafter=ngram", "batch", "batch&gamma", "batch=", "=64", "&&&", "=", "&=&",
+        "batch==64", "batch=64=64", "batch=64;gamma=3", "alpha=0.5&alpha", "?batch=64",
+        "batch=64&context=8192&drafter=qwen3-1.7b&gamma=7&alpha=0.5&acceptance=same&workload=steady-state",
+        "workload=STEADY-STATE&acceptance=Same&drafter=NGRAM", "drafter=%20ngram%20",
+    ]
+    queries += PAGE_MUST
+    return list(dict.fromkeys(queries))  # without repeats, in order
+
+
+QUERIES = hostile_queries()
+
+# JavaScript's String.prototype.trim() whitespace (Python's str.strip() differs: \ufeff, \x1c…).
+JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+
+
+def _snap(axis: list, x: float, geometric: bool):
+    distance = (lambda v: abs(math.log(v) - math.log(x))) if geometric else (lambda v: abs(v - x))
+    best = axis[0]
+    for v in axis:
+        if distance(v) < distance(best) - 1e-9:
+            best = v
+    return best
+
+
+def expected(query: str) -> tuple[dict, int]:
+    """The state and the number of notes the rules give for `query`: an oracle written from the
+    rules (README, "Links that keep working"), not from state.js's code. Numbers are snapped to the grid and clamped to its ends;
+    what is not a usable number or name (or overflows to infinity) gives the default; the
+    last of repeated keys wins and the reader is told; unknown keys are ignored."""
+    m = manifest()
+    state, notes = dict(m["defaults"]), 0
+    pairs = parse_qsl(query, keep_blank_values=True)
+    for key in KEYS:
+        raws = [v for k, v in pairs if k == key]
+        if not raws:
+            continue
+        notes += len(raws) > 1
+        axis, text = m["axes"][key], raws[-1].strip(JS_SPACE)
+        if isinstance(axis[0], str):
+            match = [v for v in axis if v.lower() == text.lower()]
+            if match:
+                state[key] = match[0]
+            else:
+                notes += 1
+            continue
+        x = float(text) if len(text) <= 32 and NUMBER.fullmatch(text) else math.nan
+        if not math.isfinite(x):
+            notes += 1
+            continue
+        clamped = min(axis[-1], max(axis[0], x))
+        value = _snap(axis, clamped, key in GEOMETRIC)
+        notes += clamped != x or abs(value - x) > 1e-9 * max(1, abs(x))
+        state[key] = value
+    return state, notes
+
+
+# Bidi controls, zero-width and other invisible characters must never reach a note as such.
+INVISIBLE = re.compile("[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]")
+NOTE_LENGTH = 160
+
+
+def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):
+    assert len(QUERIES) >= 200
+    page.goto("/")
+    results = page.evaluate(
+        """async (queries) => {
+          const { parseQuery, serializeQuery } = await import('/javascripts/state.js');
+          const manifest = await (await fetch('/data/manifest.json')).json();
+          return queries.map((q) => {
+            const { state, notes } = parseQuery(q, manifest);
+            return { state, notes, query: serializeQuery(state, manifest) };
+          });
+        }""",
+        ["?" + q for q in QUERIES],  # as location.search has them
+    )
+    m = manifest()
+    problems = []
+    for query, got in zip(QUERIES, results):
+        state, notes = expected(query)
+        label = query[:60]
+        if got["state"] != state:
+            problems.append(f"{label}: state {got['state']} != {state}")
+        if any(got["state"][k] not in m["axes"][k] for k in KEYS):
+            problems.append(f"{label}: off the grid: {got['state']}")
+        if len(got["notes"]) != notes:
+            problems.append(f"{label}: {len(got['notes'])} notes, expected {notes}: {got['notes']}")
+        if got["query"] != query_of(state):
+            problems.append(f"{label}: serialised as {got['query']}")
+        for note in got["notes"]:
+            if not isinstance(note, str) or not note or len(note) > NOTE_LENGTH or INVISIBLE.search(note):
+                problems.append(f"{label}: bad note {note!r}")
+    assert problems == [], "\n".join(problems[:20])
+
+
+def _page_subset() -> list[str]:
+    """About 40 queries for full page loads: the list above, a spread of the markup payloads and
+    of the queries that move the state."""
+    markup = [q for q in QUERIES if CANARY in q or "alert" in q]
+    moved = [q for q in QUERIES if expected(q)[0] != manifest()["defaults"]]
+    return list(dict.fromkeys(PAGE_MUST + markup[::6] + moved[::8]))
+
+
+# Everything one load is checked for, in one call: the note, the controls, the URL, and any
+# sign of markup from the URL: tags through which markup could run or load something (outside
+# the charts' Vega views, drawn from the data), on* attributes or javascript: URLs anywhere, the
+# canary's name in any attribute or outside a note's text, the canary itself, CSP violations.
+LOAD_REPORT = """() => {
+  const region = document.querySelector('#simulation [data-notes]');
+  const form = document.querySelector('#simulation form');
+  const tags = 'script,img,svg,iframe,frame,object,embed,link,style,meta,base,form,input,select,textarea,button,video,audio,source,math,template';
+  const census = {};
+  for (const el of document.querySelectorAll(tags)) {
+    if (!el.closest('.spec-chart__view')) census[el.tagName] = (census[el.tagName] || 0) + 1;
+  }
+  const suspicious = [];
+  for (const el of document.querySelectorAll('*')) {
+    for (const a of el.attributes) {
+      if (/^on/i.test(a.name) || /^\\s*javascript:/i.test(a.value) || a.value.includes('__pwned')) suspicious.push(`${el.tagName}[${a.name}]`);
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.data.includes('__pwned') && !n.parentElement.matches('[data-notes] > p')) suspicious.push(`text in ${n.parentElement.tagName}`);
+  }
+  return {
+    notes: {
+      visible: !region.hidden && region.getBoundingClientRect().height > 0,
+      texts: [...region.querySelectorAll('p')].map((p) => p.textContent),
+      // Only <p> elements holding text: nothing else was built from the URL.
+      elements: [...region.querySelectorAll('*')].map((e) => e.tagName + e.childElementCount),
+    },
+    controls: Object.fromEntries(['batch','context','drafter','gamma','alpha','acceptance','workload'].map((k) => [k, form.elements.namedItem(k).value])),
+    search: location.search,
+    census,
+    suspicious,
+    ran: '__pwned' in window,
+    csp: window.__cspViolations,
+  };
+}"""
+
+
+def test_hostile_urls_in_the_real_page(page, page_log):
+    subset = _page_subset()
+    assert 35 <= len(subset) <= 50, len(subset)
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.context.add_init_script(CSP_WATCH)
+    page.goto("/")
+    wait_rendered(page, "")
+    baseline = page.evaluate(LOAD_REPORT)
+    assert baseline["suspicious"] == [] and baseline["csp"] == [] and not baseline["ran"]
+    parsed = page.evaluate(
+        """async (queries) => {
+          const { parseQuery } = await import('/javascripts/state.js');
+          const manifest = await (await fetch('/data/manifest.json')).json();
+          return queries.map((q) => parseQuery(q, manifest).notes);
+        }""",
+        ["?" + q for q in subset],
+    )
+    problems = []
+    for query, notes in zip(subset, parsed):
+        state, count = expected(query)
+        label = query[:60]
+        page.goto("/?" + query)  # a fresh navigation each
+        wait_rendered(page, query_of(state))
+        got = page.evaluate(LOAD_REPORT)
+        shown = got["notes"]
+        if state_of_controls(got["controls"]) != state:
+            problems.append(f"{label}: controls show {got['controls']}, expected {state}")
+        if shown["visible"] != (count > 0) or shown["texts"] != notes or len(notes) != count:
+            problems.append(f"{label}: note {shown}, expected {count} notes {notes}")
+        if any(e != "P0" for e in shown["elements"]):
+            problems.append(f"{label}: markup in the note: {shown['elements']}")
+        if count and got["search"] != query_of(state):
+            problems.append(f"{label}: the URL was not corrected: {got['search'][:80]}")
+        if got["census"] != baseline["census"] or got["suspicious"] or got["ran"] or got["csp"]:
+            problems.append(
+                f"{label}: markup from the URL: {got['census']} (before: {baseline['census']}), "
+                f"{got['suspicious'][:5]}, script ran: {got['ran']}, CSP: {got['csp']}"
+            )
+    assert dialogs == []
+    assert problems == [], "\n".join(problems[:20])

@@ -1,0 +1,133 @@
+"""The page read without JavaScript, and printed: every chart is there as a picture or as its
+live view, described, with its data; nothing is blank; screenshots and a PDF in test-artifacts/
+for a human to look at."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from generator.filters import FILTERS
+from .site_helpers import manifest, mismatches, page_readouts, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+ALL_LIVE = "() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))"
+# The charts whose rows follow the state (rows.js BUILDERS).
+STATE_CHARTS = ("ladder", "gamma", "iteration", "roofline", "acceptance", "closed_form", "decision")
+
+# Per chart: the static picture (loaded? its size and alt text), the live view (its size and
+# description), the box the chart takes, and its data table.
+CHARTS = """() => Object.fromEntries([...document.querySelectorAll('.spec-chart[data-chart]')].map((el) => {
+  const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; };
+  const shown = (e) => !!e && getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().height > 0;
+  const img = el.querySelector('img');
+  const view = el.querySelector('[role=graphics-document]');  // vega-embed's container
+  const svg = el.querySelector('.spec-chart__view svg');
+  const figure = el.closest('figure');
+  return [el.dataset.chart, {
+    box: box(el),
+    picture: shown(img) ? {box: box(img), loaded: img.complete && img.naturalWidth > 0, alt: img.alt} : null,
+    view: shown(svg) ? {box: box(svg), description: view?.getAttribute('aria-label') ?? ''} : null,
+    caption: figure?.querySelector('figcaption')?.textContent.trim() ?? '',
+    tableRows: figure ? figure.querySelectorAll('details.spec-table table tbody tr').length : 0,
+    tableInDetails: !!figure?.querySelector('details.spec-table > summary'),
+    // What the view draws: each mark's description, shape and colour (the current setting is
+    // often a highlight only).
+    marks: svg ? [...svg.querySelectorAll('.role-mark > *')].map((m) =>
+      ['aria-label', 'd', 'fill', 'transform'].map((a) => m.getAttribute(a)).join(' ')).join('|') : '',
+  }];
+}))"""
+
+
+def test_without_javascript(new_context, artifacts):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto("/")
+    # The essay reads: its title and its prose are there and visible.
+    assert page.locator("article h1").is_visible()
+    prose = page.locator("article > p").all_inner_texts()
+    assert len(prose) > 30 and sum(map(len, prose)) > 10_000
+    assert page.locator("#simulation .spec-sim__nojs").is_visible()
+
+    charts = page.evaluate(CHARTS)
+    assert set(STATE_CHARTS) <= set(charts), sorted(charts)
+    for name, chart in charts.items():
+        # The default state as a picture, loaded, described, filling its box: no blank box.
+        picture = chart["picture"]
+        assert picture and picture["loaded"], f"{name}: no picture"
+        assert len(picture["alt"]) > 20, f"{name}: alt text {picture['alt']!r}"
+        assert picture["box"][1] > 150 and abs(chart["box"][1] - picture["box"][1]) <= 2, f"{name}: {chart}"
+        assert chart["view"] is None
+        # …and its data, in a table under a disclosure.
+        assert chart["tableInDetails"] and chart["tableRows"] > 0, f"{name}: no data table"
+        assert chart["caption"], f"{name}: no caption"
+
+    # The simulation's readouts, written by the build for the starting settings.
+    readouts = page.locator("#simulation .spec-sim__readouts--main [data-readout]")
+    assert readouts.count() >= 6
+    for i in range(readouts.count()):
+        assert readouts.nth(i).is_visible() and readouts.nth(i).inner_text().strip()
+    assert mismatches(page, manifest()["defaults"]) == []
+    assert page.locator("#simulation [data-token-row] li").count() > 0
+    # The controls cannot work: they look it, and the note says so.
+    assert page.eval_on_selector("#simulation form.spec-sim__controls", "f => Number(getComputedStyle(f).opacity)") < 1
+    page.screenshot(path=artifacts / "no-js.png", full_page=True)
+
+    page.goto("/model/")
+    assert page.locator("article h1").is_visible()
+    assert sum(map(len, page.locator("article p").all_inner_texts())) > 2000
+
+
+# Anything that would print as an empty area: hidden but taking room, or transparent.
+BLANKS = """() => [...document.querySelectorAll('article *')].filter((el) => {
+  const style = getComputedStyle(el);
+  const r = el.getBoundingClientRect();
+  if (r.width * r.height < 400 || el.closest('.spec-visually-hidden, details:not([open]) > :not(summary)')) return false;
+  return style.visibility === 'hidden' || Number(style.opacity) < 0.2;
+}).map((el) => el.tagName + '.' + el.className)"""
+
+
+def test_print_shows_the_current_state(new_context, artifacts):
+    """Printed, each chart is its live view of the reader's state (not the default picture),
+    the controls are gone, and nothing is blank; in the dark palette too, the chart ink is dark
+    on the white paper."""
+    query = "?batch=64&drafter=ngram&alpha=0.6"
+    context = new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto("/")
+    page.wait_for_function(ALL_LIVE)
+    default_marks = {name: chart["marks"] for name, chart in page.evaluate(CHARTS).items()}
+
+    page.goto("/" + query)
+    wait_rendered(page, query)
+    page.wait_for_function(ALL_LIVE)
+    # The essay's charts take the state a frame after the readouts: wait for their tables.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#figure-decision tbody tr')].some(tr => tr.cells[0].textContent === '64')"
+    )
+    page.emulate_media(media="print")
+    charts = page.evaluate(CHARTS)
+    for name, chart in charts.items():
+        assert chart["picture"] is None, f"{name}: the default picture would print"
+        assert chart["view"] and min(chart["view"]["box"]) > 100, f"{name}: printed blank: {chart}"
+        assert chart["view"]["description"], f"{name}: the live chart has no description"
+        if name in STATE_CHARTS:
+            assert chart["marks"] and chart["marks"] != default_marks[name], f"{name}: prints the default state"
+    # The ladder's label is the current rung: the speedup the readout shows for this state.
+    speedup = FILTERS["times"](float(page_readouts(page)["speedup"]))
+    labels = page.eval_on_selector_all(".spec-chart[data-chart=ladder] .role-mark text", "els => els.map(e => e.textContent)")
+    assert speedup in labels, (speedup, labels)
+    # Dark ink on white paper, whatever the screen's palette.
+    fill = page.eval_on_selector(".spec-chart[data-chart=ladder] .role-axis-label text", "e => getComputedStyle(e).fill")
+    assert sum(map(float, re.findall(r"[\d.]+", fill)[:3])) / 3 < 128, fill
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
+
+    for selector in ("#simulation form.spec-sim__controls", "#simulation [data-action=reset]", "#simulation [data-action=copy-link]"):
+        assert not page.locator(selector).is_visible(), f"{selector} would print"
+    assert page.locator("#simulation .spec-sim__readouts--main").is_visible()
+    assert page.evaluate(BLANKS) == []
+
+    page.screenshot(path=artifacts / "print-dark.png", full_page=True)
+    page.pdf(path=artifacts / "essay.pdf", format="A4", print_background=True)
+    pdf = (artifacts / "essay.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 5
