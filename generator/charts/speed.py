@@ -112,7 +112,9 @@ PARTS = ["memory", "arithmetic"]
 def iteration() -> dict:
     """One iteration's phases, each as memory vs arithmetic time; rows `{phase, part, time_ms}`."""
     base = alt.Chart(table("iteration"))
-    y = alt.Y("phase:N", title=None, sort=PHASES, axis=alt.Axis(labelExpr=label_expr(PHASE_LABELS), labelLimit=160))
+    # minExtent: the labels come from labelExpr, which the layout does not measure; reserve room
+    y = alt.Y("phase:N", title=None, sort=PHASES,
+              axis=alt.Axis(labelExpr=label_expr(PHASE_LABELS), labelLimit=160, minExtent=120))
     x = alt.X("time_ms:Q", title="time (ms)")
     colour = alt.Color("part:N", title=None, scale=alt.Scale(domain=PARTS, range=[BLUE, ORANGE]),
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square",
