@@ -12,7 +12,8 @@ FALLING = "falling"
 SAME = "same"
 ACCEPTANCE_SHAPES = (FALLING, SAME)
 # Conditional acceptance decays by this factor per draft position in the `falling` shape: the
-# value fitted to the seed essay's per-position vector (0.751, 0.477, 0.261, 0.123 at α = 0.75).
+# value fitted to the seed essay's per-position vector at α = 0.75 (positions 1 to 4: .751, .477,
+# .261, .123).
 FALLING_DECAY = 0.85
 
 

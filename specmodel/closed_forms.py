@@ -8,7 +8,7 @@ import numpy as np
 
 
 def expected_tokens_per_iteration(alpha, gamma):
-    """Eq. 1: E[tokens per iteration] = (1 − α^(γ+1)) / (1 − α); γ + 1 at α = 1."""
+    """Eq. 1: the expected number of tokens one iteration emits, (1 − α^(γ+1)) / (1 − α); γ + 1 at α = 1."""
     a = np.asarray(alpha, dtype=float)
     g = np.asarray(gamma, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):

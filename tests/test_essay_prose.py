@@ -184,8 +184,9 @@ def test_no_run_of_the_seed_essay(name):
 
 
 def test_the_own_words_check_can_fail():
-    # a run of the seed's first sentence, which the essay must not repeat
-    assert copied_runs("speculative decoding does not make the model do less work") != []
+    # the seed's opening words (stored reversed, so this file does not repeat them either)
+    opening = "work less do model the make not does decoding speculative".split()
+    assert copied_runs(" ".join(reversed(opening))) != []
 
 
 def test_template_references_are_defined():
