@@ -43,7 +43,7 @@ def test_vllm_log_line_and_config():
         "Per-position acceptance rate: %s, Avg Draft acceptance rate: %s%%"
     ) % ("2.61", "2535.91", "6313.96", "10282", "25600", "0.750, 0.478, 0.259, 0.119", "40.2")
     ngram = run("vllm-log", "--drafter", "ngram", "--gamma", "3").stdout.splitlines()[0]
-    assert json.loads(ngram.split("'")[1]) == {"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4}
+    assert json.loads(ngram.split("'")[1]) == {"prompt_lookup_max": 4, "num_speculative_tokens": 3, "method": "ngram"}
 
 
 def test_claims_all_within_tolerance():
