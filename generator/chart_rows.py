@@ -273,10 +273,12 @@ def _decision(state, manifest, core, shard):
             coords = {**state, "batch": batch, "context": context}
             gamma = shard_value(shard, "decision_gamma", manifest, coords)
             speedup = shard_value(shard, "decision_speedup", manifest, coords)
+            drafter = drafters[shard_value(shard, "decision_drafter", manifest, coords)]
             rows.append({
-                "batch": batch, "context": context,
-                "drafter": drafters[shard_value(shard, "decision_drafter", manifest, coords)],
+                "batch": batch, "context": context, "drafter": drafter,
                 "gamma": gamma, "speedup": speedup, "label": decision_label(gamma, speedup),
+                # the best choice's weights and caches against the card's memory
+                "fits": bool(core_value(core, "fits_in_memory", manifest, {**coords, "drafter": drafter})),
             })
     return rows
 

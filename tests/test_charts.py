@@ -84,6 +84,8 @@ def contract():
         "decision_drafter": np.array([[0, 1], [2, 0], [1, 2]]),
         "decision_gamma": np.array([[1, 2], [3, 1], [2, 3]]),
         "decision_speedup": np.array([[2.125, 1.5], [0.995, 1.0], [0.75, 3.0]]),
+        # a checkerboard over batch × context × drafter, so a wrong index flips the answer
+        "fits_in_memory": np.indices((len(AXES["batch"]), len(AXES["context"]), len(AXES["drafter"]))).sum(axis=0) % 2,
     }
     manifest = {
         "model_version": "test", "axes": AXES,
@@ -106,6 +108,8 @@ def contract():
         "closed_form": {"dims": ["alpha", "gamma_cf"], "gamma_cf": GAMMA_CF,
                         "expected_tokens": _flat(arrays["expected_tokens"]), "ceiling": _flat(arrays["ceiling"])},
         "roofline": {"peak_flops_per_s": 741_800_000_000_000, "peak_bytes_per_s": 2_680_000_000_000},
+        "memory": {"dims": ["batch", "context", "drafter"],
+                   "fits_in_memory": [int(x) for x in arrays["fits_in_memory"].ravel()]},
     }
     p = [0.9, 0.6, 0.3]
     shard = {
@@ -234,6 +238,8 @@ def test_decision_rows(contract):
         assert row["gamma"] == a["decision_gamma"][ib, ic]
         assert row["speedup"] == a["decision_speedup"][ib, ic]
         assert row["label"] == decision_label(row["gamma"], row["speedup"])
+        assert row["fits"] == bool(a["fits_in_memory"][ib, ic, AXES["drafter"].index(row["drafter"])])
+    assert {row["fits"] for row in rows} == {True, False}
     assert rows[0]["label"] == "γ1\n2.13×"  # 2.125 is an exact binary tie: JS toFixed rounds up
 
 

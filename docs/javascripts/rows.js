@@ -75,14 +75,17 @@ function decision(data, state) {
       const at = { batch, context };
       const g = lookup(data, "decision_gamma", state, at);
       const speedup = lookup(data, "decision_speedup", state, at);
+      const drafter = drafters[lookup(data, "decision_drafter", state, at)];
       return {
         batch,
         context,
-        drafter: drafters[lookup(data, "decision_drafter", state, at)],
+        drafter,
         gamma: g,
         speedup,
         // toFixed on purpose: chart_rows.py reproduces its half-up rounding for the SVG.
         label: `γ${g}\n${speedup.toFixed(2)}×`,
+        // the best choice's weights and caches against the card's memory
+        fits: Boolean(lookup(data, "fits_in_memory", state, { ...at, drafter })),
       };
     }),
   );

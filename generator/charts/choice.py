@@ -57,7 +57,7 @@ def _panel(base, field, axis_title, panel_title, colour, tooltip, names=False):
 
 def decision(labels: Mapping[str, str] | None = None) -> dict:
     """Best drafter and γ per (batch, context) cell, 77 cells;
-    rows `{batch, context, drafter, gamma, speedup, label}`; `labels` maps drafter keys to names."""
+    rows `{batch, context, drafter, gamma, speedup, label, fits}`; `labels` maps drafter keys to names."""
     labels = dict(labels or DEFAULT_DRAFTER_LABELS)
     drafters = list(labels)
     base = alt.Chart(table("decision"))
@@ -69,6 +69,8 @@ def decision(labels: Mapping[str, str] | None = None) -> dict:
     y = alt.Y("batch:O", title="concurrent sequences (batch size)", scale=gap)
     cells = base.mark_rect().encode(
         x=x, y=y,
+        # A choice that does not fit in the GPU's memory is drawn faded: possible only on paper.
+        opacity=alt.condition("datum.fits", alt.value(1.0), alt.value(0.35)),
         # Where even the best choice is slower than plain decoding, the cell is grey: don't speculate.
         color=alt.condition(
             "datum.speedup <= 1",
@@ -81,7 +83,8 @@ def decision(labels: Mapping[str, str] | None = None) -> dict:
                  alt.Tooltip("context:O", title="context (tokens)"),
                  alt.Tooltip("drafter:N", title="best drafter"),
                  alt.Tooltip("gamma:Q", title="best γ"),
-                 alt.Tooltip("speedup:Q", title="speedup (×)", format=".3~f")],
+                 alt.Tooltip("speedup:Q", title="speedup (×)", format=".3~f"),
+                 alt.Tooltip("fits:N", title="fits in memory")],
     )
     # Two-line label: shift up half a line so the pair is centred in the cell.
     text = base.mark_text(color="#ffffff", fontSize=10, lineBreak="\n", dy=-6).encode(x=x, y=y, text="label:N")
@@ -91,7 +94,8 @@ def decision(labels: Mapping[str, str] | None = None) -> dict:
         title=title(
             "Best drafter and γ per batch and context",
             "Colour: the fastest drafter; text: its γ and",
-            "speedup. Grey: plain decoding wins.",
+            "speedup. Grey: plain decoding wins. Faded: does",
+            "not fit in the GPU's memory.",
         ),
     )
     return finish(
