@@ -69,15 +69,18 @@ def decision(labels: Mapping[str, str] | None = None) -> dict:
     y = alt.Y("batch:O", title="concurrent sequences (batch size)", scale=gap)
     cells = base.mark_rect().encode(
         x=x, y=y,
-        # A choice that does not fit in the GPU's memory is drawn faded: possible only on paper.
-        opacity=alt.condition("datum.fits", alt.value(1.0), alt.value(0.35)),
+        # A choice that does not fit in the GPU's memory is outlined: possible only on paper. An
+        # outline keeps the fill, so the white labels stay readable in both palettes.
+        stroke=alt.condition("datum.fits", alt.value(None), alt.value(ORANGE)),
+        strokeWidth=alt.condition("datum.fits", alt.value(0), alt.value(3)),
         # Where even the best choice is slower than plain decoding, the cell is grey: don't speculate.
         color=alt.condition(
             "datum.speedup <= 1",
             alt.value(CELL_NONE),
             alt.Color("drafter:N", title="best drafter",
                       scale=alt.Scale(domain=drafters, range=[CELL_DRAFTER.get(d, TEAL) for d in drafters]),
-                      legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(labels))),
+                      legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(labels),
+                                        symbolStrokeWidth=0)),
         ),
         tooltip=[alt.Tooltip("batch:O", title="concurrent sequences"),
                  alt.Tooltip("context:O", title="context (tokens)"),
@@ -94,8 +97,8 @@ def decision(labels: Mapping[str, str] | None = None) -> dict:
         title=title(
             "Best drafter and γ per batch and context",
             "Colour: the fastest drafter; text: its γ and",
-            "speedup. Grey: plain decoding wins. Faded: does",
-            "not fit in the GPU's memory.",
+            "speedup. Grey: plain decoding wins. Outlined:",
+            "does not fit in the GPU's memory.",
         ),
     )
     return finish(
