@@ -1,19 +1,18 @@
-"""The site's grid: every value a reader can pick, and the defaults (the essay's opening state)."""
+"""The site's grid: every value a reader can pick, and the defaults (the essay's opening state).
+
+The values come from specmodel's field table (``specmodel.FIELDS``); the site varies these
+fields and holds the others at ``SITE_BASE``.
+"""
 from __future__ import annotations
 
-from specmodel import CATALOG, State
-from specmodel.acceptance import ACCEPTANCE_SHAPES
-from specmodel.workloads import WORKLOADS
+from specmodel import FIELDS, State, default_catalog
+
+# Until the site offers the cost-model control, it shows the ideal model its essay derives.
+SITE_BASE = {"cost_model": "whole-pass"}
+SITE_AXES = ("batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload")
 
 AXES: dict[str, list] = {
-    "batch": [2**i for i in range(11)],
-    "context": [512, 1024, 2048, 4096, 8192, 16384, 32768],
-    "drafter": list(CATALOG.drafters),
-    "gamma": list(range(1, 11)),
-    # α in steps of 0.05, written as decimals so 0.15 is 0.15 (not 0.15000000000000002)
-    "alpha": [round(0.05 * i, 2) for i in range(1, 20)],
-    "acceptance": list(ACCEPTANCE_SHAPES),
-    "workload": list(WORKLOADS),
+    k: list(default_catalog().drafters) if k == "drafter" else list(FIELDS[k].grid) for k in SITE_AXES
 }
 # Closed-form chart (Eq. 1) runs γ past the simulation's range to show the ceiling.
 CLOSED_FORM_GAMMAS = list(range(1, 21))
@@ -22,11 +21,17 @@ SHARD_DIMS = ("batch", "context", "drafter", "gamma")
 SHARD_PATTERN = "shards/{acceptance}-{workload}-a{alpha_index}.json"
 TOKEN_ROW_ITERATIONS = 6
 
-_d = State()
+
+def site_state(**changes) -> State:
+    """A state of the site: the defaults, the site's fixed fields, then ``changes``."""
+    return State(**{**SITE_BASE, **changes})
+
+
+_d = site_state()
 DEFAULTS = {k: getattr(_d, k) for k in AXES}
 
 LABELS = {
-    "drafter": {k: d.label for k, d in CATALOG.drafters.items()},
+    "drafter": {k: d.label for k, d in default_catalog().drafters.items()},
     "acceptance": {"falling": "falling with position", "same": "the same at every position"},
     "workload": {"closed-batch": "closed batch (each sequence emits its tokens, then leaves)",
                  "steady-state": "steady state (the server refills its batch)"},

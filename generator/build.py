@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from specmodel import CATALOG, Catalog, State, evaluate
+from specmodel import Catalog, default_catalog, evaluate
 from specmodel.vllm import engine_log_line, engine_log_window, speculative_config_flag
 
 from . import chart_rows, charts, svg
-from .axes import AXES, DEFAULTS, LABELS, shard_path
+from .axes import AXES, DEFAULTS, LABELS, shard_path, site_state
 from .context import build_context
 from .essay import TEMPLATES, Recorder, render_pages
 from .readout_lookup import readouts_at
@@ -53,8 +53,9 @@ class Prepared:
     sim: dict
 
 
-def prepare(catalog: Catalog = CATALOG, timings: Timings | None = None) -> Prepared:
+def prepare(catalog: Catalog | None = None, timings: Timings | None = None) -> Prepared:
     """Grid data, chart specs, SVGs and the Vega bundle, as {path relative to docs/: bytes}."""
+    catalog = catalog or default_catalog()
     timings = timings or Timings()
     out: dict[str, bytes] = {}
     version = model_version(catalog)
@@ -83,12 +84,12 @@ def prepare(catalog: Catalog = CATALOG, timings: Timings | None = None) -> Prepa
             out[f"charts/{name}.svg"] = svg.render_svg(info["spec"], info["datasets"]).encode()
         out["vendor/vega-bundle.js"] = svg.vega_bundle().encode()
 
-    state = State()
+    state = site_state()
     readouts = evaluate(state, catalog=catalog)
     sim = {
         "axes": AXES, "labels": LABELS, "defaults": DEFAULTS,
         "readouts": readouts_at(DEFAULTS, manifest, core, default_shard),
-        "vllm_config": speculative_config_flag(state),
+        "vllm_config": speculative_config_flag(state, catalog),
         "vllm_log": engine_log_line(engine_log_window(state, readouts)),
         "token_row": default_shard["by_gamma"]["token_row"][AXES["gamma"].index(DEFAULTS["gamma"])],
         "model_version": version, "gpu_memory_bytes": catalog.gpus[state.gpu].memory_capacity_bytes,
@@ -96,8 +97,9 @@ def prepare(catalog: Catalog = CATALOG, timings: Timings | None = None) -> Prepa
     return Prepared(out, chart_info, demo, sim)
 
 
-def render_essay(prepared: Prepared, catalog: Catalog = CATALOG, templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
+def render_essay(prepared: Prepared, catalog: Catalog | None = None, templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
     """The essay pages (and the record of quoted numbers) as {path: bytes}, plus that record."""
+    catalog = catalog or default_catalog()
     recorder = Recorder()
     context = build_context(catalog, prepared.chart_info, prepared.sampler_demo, prepared.sim)
     out = {path: text.encode() for path, text in render_pages(context, recorder, templates).items()}
@@ -105,9 +107,10 @@ def render_essay(prepared: Prepared, catalog: Catalog = CATALOG, templates: Path
     return out, recorder.quoted
 
 
-def compute(catalog: Catalog = CATALOG, timings: Timings | None = None,
+def compute(catalog: Catalog | None = None, timings: Timings | None = None,
             templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
     """Every generated file as {path relative to docs/: bytes}, and the prose numbers quoted."""
+    catalog = catalog or default_catalog()
     timings = timings or Timings()
     prepared = prepare(catalog, timings)
     with timings.stage("essay"):
@@ -160,11 +163,11 @@ def report(files: dict[str, bytes], timings: Timings, changes: list[str], print_
         print_fn("no number quoted in the prose changed since the previous build")
 
 
-def build(docs: Path, catalog: Catalog = CATALOG, print_fn=print, templates: Path = TEMPLATES) -> dict[str, bytes]:
+def build(docs: Path, catalog: Catalog | None = None, print_fn=print, templates: Path = TEMPLATES) -> dict[str, bytes]:
     """Compute everything, then write it under ``docs``; report files, sizes, times and changes."""
     timings = Timings()
     start = time.perf_counter()
-    files, quoted = compute(catalog, timings, templates)
+    files, quoted = compute(catalog or default_catalog(), timings, templates)
     previous = docs / PROSE_NUMBERS
     old = json.loads(previous.read_text(encoding="utf-8")) if previous.exists() else {}
     with timings.stage("write"):

@@ -8,13 +8,13 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
-from specmodel import Catalog, State
+from specmodel import Catalog
 from specmodel.acceptance import FALLING_DECAY
 from specmodel.claims import evaluate_claims
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
-from .axes import AXES, LABELS
+from .axes import AXES, LABELS, site_state
 from .essay import ClosedForms, Scope, state_values, wrap
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
 from .filters import FILTERS
@@ -28,7 +28,7 @@ def _arch_values(arch) -> dict:
 
 
 def _claims_rows() -> list[dict]:
-    return evaluate_claims(resources.files("specmodel").joinpath("essay_claims.csv").read_text(encoding="utf-8"))
+    return evaluate_claims((resources.files("specmodel") / "data" / "essay-claims.csv").read_text(encoding="utf-8"))
 
 
 def _table_html(rows: list[dict], caption: str) -> str:
@@ -57,19 +57,19 @@ def build_context(catalog: Catalog, charts: dict, sampler_demo, sim: dict) -> di
     """
     ctx: dict = {}
     for name, changes in ESSAY_STATES.items():
-        ctx[name] = Scope(name, state_values(State(**changes), catalog))
-    target = catalog.targets[State().target]
-    gpu = catalog.gpus[State().gpu]
+        ctx[name] = Scope(name, state_values(site_state(**changes), catalog))
+    target = catalog.targets[site_state().target]
+    gpu = catalog.gpus[site_state().gpu]
     ctx["target"] = Scope("target", _arch_values(target))
     ctx["gpu"] = Scope("gpu", asdict(gpu))
     ctx["drafters"] = Scope("drafters", {
-        k: {"label": d.label, "method": d.method, "weight_bytes": d.weight_bytes,
+        k: {"label": d.label, "method": d.kind, "weight_bytes": d.weight_bytes,
             "kv_bytes_per_token": d.kv_bytes_per_token,
-            **(_arch_values(d.architecture) if d.architecture else {"prompt_lookup_max": d.prompt_lookup_max})}
+            **(_arch_values(d.architecture) if hasattr(d, "architecture") else {"prompt_lookup_max": d.prompt_lookup_max})}
         for k, d in catalog.drafters.items()
     })
     ctx["constants"] = Scope("constants", {
-        "falling_decay": FALLING_DECAY, "output_tokens": State().output_tokens, "grid_states": _grid_size(),
+        "falling_decay": FALLING_DECAY, "output_tokens": site_state().output_tokens, "grid_states": _grid_size(),
         "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
         "sampler_vocabulary_size": len(sampler_demo.rows),
     })

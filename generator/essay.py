@@ -103,7 +103,7 @@ def state_values(state: State, catalog: Catalog) -> dict:
     window = engine_log_window(state, r)
     values["log_line"] = engine_log_line(window)
     values["log_draft_acceptance_rate"] = window.draft_acceptance_rate
-    values["config_flag"] = speculative_config_flag(state)
+    values["config_flag"] = speculative_config_flag(state, catalog)
     values["drafter_label"] = catalog.drafters[state.drafter].label
     values["query"] = state_query(state.as_dict())
     return values

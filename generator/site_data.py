@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from specmodel import CATALOG, Catalog, Triples, evaluate_grid
+from specmodel import Catalog, Triples, default_catalog, evaluate_grid
 from specmodel.closed_forms import expected_tokens_ceiling, expected_tokens_per_iteration
 from specmodel.sampler import sample_accepted_counts
-from specmodel.state import State
 from specmodel.vllm import engine_log_counts, format_per_position, speculative_config_flag
 
-from .axes import AXES, CLOSED_FORM_GAMMAS, DEFAULTS, LABELS, SHARD_BY, SHARD_DIMS, SHARD_PATTERN, TOKEN_ROW_ITERATIONS, shard_path
+from .axes import AXES, CLOSED_FORM_GAMMAS, DEFAULTS, LABELS, SHARD_BY, SHARD_DIMS, SHARD_PATTERN, TOKEN_ROW_ITERATIONS, shard_path, site_state
 from .rounding import sig, sig_list
 
 N_GAMMA = len(AXES["gamma"])
@@ -34,18 +33,20 @@ def _fmt_list(a, fmt: str) -> list[str]:
     return [fmt % x for x in np.asarray(a).ravel()]
 
 
-def build_site_data(catalog: Catalog = CATALOG, model_version: str = "") -> dict[str, dict]:
+def build_site_data(catalog: Catalog | None = None, model_version: str = "") -> dict[str, dict]:
     """Every data file of the page as ``{path relative to docs/data/: JSON-able dict}``.
 
     Raises whatever specmodel raises (ModelInputError for a bad entry): callers write nothing then.
     """
-    fixed = State()  # the site varies the AXES; target, GPU and output length stay at the defaults
+    catalog = catalog or default_catalog()
+    fixed = site_state()  # the site varies the AXES; target, GPU and output length stay at the defaults
     target = catalog.targets[fixed.target]
     gpu = catalog.gpus[fixed.gpu]
     drafters = [catalog.drafters[k] for k in AXES["drafter"]]
     g_out = fixed.output_tokens
     triples = _triples()
-    r = evaluate_grid(AXES["batch"], AXES["context"], drafters, triples, target, gpu, g_out)
+    cost = catalog.cost_model(fixed.cost_model, fixed.engine)
+    r = evaluate_grid(AXES["batch"], AXES["context"], drafters, triples, target, gpu, g_out, cost)
     batch = np.array(AXES["batch"])
     gammas = np.array(AXES["gamma"])
 
@@ -83,7 +84,7 @@ def build_site_data(catalog: Catalog = CATALOG, model_version: str = "") -> dict
             "dims": ["drafter"],
             "draft_weight_bytes": [d.weight_bytes for d in drafters],
             "draft_kv_bytes_per_token": [d.kv_bytes_per_token for d in drafters],
-            "speculative_config": [[speculative_config_flag(State(drafter=d.key, gamma=int(g))) for g in gammas] for d in drafters],
+            "speculative_config": [[speculative_config_flag(site_state(drafter=d.key, gamma=int(g)), catalog) for g in gammas] for d in drafters],
             "target_weight_bytes": target.weight_bytes,
             "target_kv_bytes_per_token": target.kv_bytes_per_token,
         },

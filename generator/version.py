@@ -23,9 +23,8 @@ def model_version(catalog: Catalog) -> str:
     entries = {
         "gpus": {k: asdict(v) for k, v in catalog.gpus.items()},
         "targets": {k: asdict(v) for k, v in catalog.targets.items()},
-        "drafters": {k: {"label": d.label, "method": d.method, "prompt_lookup_max": d.prompt_lookup_max,
-                         "architecture": asdict(d.architecture) if d.architecture else None}
-                     for k, d in catalog.drafters.items()},
+        "drafters": {k: {"kind": d.kind, **asdict(d)} for k, d in catalog.drafters.items()},
+        "engines": {k: asdict(v) for k, v in catalog.engines.items()},
     }
     h.update(json.dumps(entries, sort_keys=True).encode())
     return h.hexdigest()[:16]

@@ -87,3 +87,32 @@ class Architecture:
     def attention_flops_per_cached_token(self) -> int:
         """FLOPs per cached token per scored position: 4 · L · n_q · d (QKᵀ and PV, 2 FLOPs per MAC)."""
         return 4 * self.num_hidden_layers * self.num_attention_heads * self.head_dim
+
+    # --- the pass kernel by kernel (the per-kernel and calibrated cost models) -------------
+
+    @property
+    def layer_gemms(self) -> tuple[tuple[str, int, int], ...]:
+        """Each layer's matrix multiplications as (group, in_features, out_features).
+
+        q, k and v projections fused into one GEMM and the o projection ("projections"); gate
+        and up fused, then down ("mlp"): the layouts vLLM's Qwen3 and Llama implementations run
+        (QKVParallelLinear, MergedColumnParallelLinear). Weights are in × out bf16 values.
+        """
+        h, d, i = self.hidden_size, self.head_dim, self.intermediate_size
+        qkv = (self.num_attention_heads + 2 * self.num_key_value_heads) * d
+        return (
+            ("projections", h, qkv),
+            ("projections", self.num_attention_heads * d, h),
+            ("mlp", h, 2 * i),
+            ("mlp", i, h),
+        )
+
+    @property
+    def lm_head_shape(self) -> tuple[int, int]:
+        """(in, out) of the output head: hidden size → vocabulary (the tied embedding when tied)."""
+        return self.hidden_size, self.vocab_size
+
+    @property
+    def kv_bytes_per_token_per_layer(self) -> int:
+        """KV-cache bytes one cached token holds in one layer: 2 · n_kv · d · 2 (bf16 K and V)."""
+        return 2 * self.num_key_value_heads * self.head_dim * BF16_BYTES

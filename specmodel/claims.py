@@ -1,8 +1,8 @@
-"""The numbers the seed essay quotes, each recomputed by the model.
+"""The numbers the seed essay quotes, each recomputed by the whole-pass model (its derivation).
 
-``CLAIM_VALUES[id]`` computes our value for a row of ``essay_claims.csv`` (shipped beside this
-module; tests/data holds the same file): the row's ``state`` column says where it was quoted and
-the function says what was read there.
+``CLAIM_VALUES[id]`` computes our value for a row of ``data/essay-claims.csv``: the row's
+``state`` column says where it was quoted and the function says what was read there. Every
+state is evaluated under the whole-pass cost model, the model the seed essay's numbers come from.
 """
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import io
 from typing import Callable
 
 from .closed_forms import arithmetic_increase, expected_tokens_ceiling, expected_tokens_per_iteration
+from .costs import WHOLE_PASS
+from .fields import FIELDS
 from .readouts import evaluate
 from .state import State
 from .vllm import engine_log_window
@@ -19,17 +21,19 @@ GIB = 2**30
 KIB = 2**10
 
 
+SEED_COST_MODEL = WHOLE_PASS
+
+
 def parse_state(text: str) -> State | None:
-    """The CSV's state column: ``(defaults)``, ``(closed form)`` (None) or ``k=v;k=v``."""
+    """The CSV's state column: ``(defaults)``, ``(closed form)`` (None) or ``k=v;k=v``, under
+    the whole-pass cost model."""
     if text == "(closed form)":
         return None
-    if text == "(defaults)":
-        return State()
-    changes = {}
-    for part in text.split(";"):
-        key, value = part.split("=")
-        field_type = State.__dataclass_fields__[key].type
-        changes[key] = int(value) if field_type == "int" else float(value) if field_type == "float" else value
+    changes = {"cost_model": SEED_COST_MODEL}
+    if text != "(defaults)":
+        for part in text.split(";"):
+            key, value = part.split("=")
+            changes[key] = FIELDS[key].parse(value)
     return State(**changes)
 
 

@@ -1,27 +1,36 @@
-"""Command line: ``specmodel evaluate | vllm-log | claims`` (also ``python -m specmodel``).
+"""Command line: ``specmodel evaluate | vllm-log | sweep | claims | calibrate | validate``.
 
-The only module of the package that does I/O. Bad input exits with status 2 and one line that
-names the option and what it accepts; never a traceback.
+The only module of the package that does I/O. Options come from ``fields.FIELDS``. Bad input
+exits with status 2 and one line that names the option and what it accepts; never a traceback,
+and nothing is written.
 """
 from __future__ import annotations
 
 import argparse
+import csv
+import hashlib
 import json
-import math
 import sys
 from importlib import resources
+from pathlib import Path
 
-from .acceptance import ACCEPTANCE_SHAPES
-from .catalog import CATALOG
+from .calibration import fit as fitting
+from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_measurements
+from .calibration.validate import UNKNOWN_CONTEXT_RANGE, summary, validate
+from .catalog import Catalog, default_catalog, load_catalog
 from .claims import evaluate_claims
+from .costs import COST_MODELS
 from .errors import ModelInputError
+from .fields import FIELDS
 from .readouts import READOUT_KEYS, evaluate
-from .state import LIMITS, State
+from .state import State
+from .sweep import MAX_SWEEP_STATES, parse_values, sweep
 from .vllm import engine_log_line, engine_log_window, speculative_config_flag
-from .workloads import WORKLOADS
 
 GIB = 2**30
 KIB = 2**10
+DATA = resources.files("specmodel") / "data"
+FITTED_MODULE = Path(__file__).resolve().parent / "calibration" / "fitted.py"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,61 +40,43 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"specmodel: error: {message}\n")
 
 
-def _int_option(name: str):
-    low, high = LIMITS[name]
+def _names(f, catalog: Catalog):
+    return list(catalog.section(f.section)) if f.section else None
 
-    def parse(text: str) -> int:
+
+def _option(f, catalog: Catalog):
+    def parse(text: str):
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"got {text!r}; allowed: an integer from {low} to {high}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"got {value}; allowed: an integer from {low} to {high}")
-        return value
+            return f.parse(text, _names(f, catalog))
+        except ModelInputError as e:
+            raise argparse.ArgumentTypeError(f"{e.problem}; allowed: {e.allowed}") from None
 
+    parse.__name__ = f.name  # argparse names the option's type in its messages
     return parse
 
 
-def _alpha(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"got {text!r}; allowed: a number in (0, 1]") from None
-    if not math.isfinite(value) or not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"got {text}; allowed: a number in (0, 1]")
-    return value
+def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> None:
+    for name, f in FIELDS.items():
+        names = _names(f, catalog)
+        choices = f" ({', '.join(names or f.choices)})" if (names or f.choices) else ""
+        parser.add_argument(f.option, dest=name, type=_option(f, catalog), default=f.default,
+                            help=f"{f.help}{choices}; default {f.default}")
 
 
-def _choice(choices):
-    def parse(text: str) -> str:
-        if text not in choices:
-            raise argparse.ArgumentTypeError(f"got {text!r}; allowed: {', '.join(choices)}")
-        return text
-
-    return parse
-
-
-def _add_state_options(parser: argparse.ArgumentParser) -> None:
-    d = State()
-    parser.add_argument("--batch", type=_int_option("batch"), default=d.batch, help=f"concurrent sequences B (default {d.batch})")
-    parser.add_argument("--context", type=_int_option("context"), default=d.context, help=f"cached prompt tokens per sequence P (default {d.context})")
-    parser.add_argument("--drafter", type=_choice(list(CATALOG.drafters)), default=d.drafter, help=f"{', '.join(CATALOG.drafters)} (default {d.drafter})")
-    parser.add_argument("--gamma", type=_int_option("gamma"), default=d.gamma, help=f"num_speculative_tokens γ (default {d.gamma})")
-    parser.add_argument("--alpha", type=_alpha, default=d.alpha, help=f"acceptance rate α in (0, 1] (default {d.alpha})")
-    parser.add_argument("--acceptance", type=_choice(ACCEPTANCE_SHAPES), default=d.acceptance, help=f"acceptance across positions: {', '.join(ACCEPTANCE_SHAPES)} (default {d.acceptance})")
-    parser.add_argument("--workload", type=_choice(WORKLOADS), default=d.workload, help=f"{', '.join(WORKLOADS)} (default {d.workload})")
-    parser.add_argument("--target", type=_choice(list(CATALOG.targets)), default=d.target, help=f"target model (default {d.target})")
-    parser.add_argument("--gpu", type=_choice(list(CATALOG.gpus)), default=d.gpu, help=f"GPU (default {d.gpu})")
-    parser.add_argument("--output-tokens", dest="output_tokens", type=_int_option("output_tokens"), default=d.output_tokens, help=f"tokens generated per sequence G (default {d.output_tokens})")
+def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
+    for name, f in FIELDS.items():
+        how = "comma list or start:stop[:step]" if f.kind in ("int", "float") else "comma list"
+        parser.add_argument(f.option, dest=name, default=None, metavar="VALUES",
+                            help=f"{f.help}: one value, a {how} (default {f.default})")
 
 
 def _state(args: argparse.Namespace) -> State:
-    return State(**{k: getattr(args, k) for k in State.__dataclass_fields__})
+    return State(**{name: getattr(args, name) for name in FIELDS})
 
 
-def _table(state: State) -> str:
-    r = evaluate(state)
-    capacity = CATALOG.gpus[state.gpu].memory_capacity_bytes
+def _table(state: State, catalog: Catalog) -> str:
+    r = evaluate(state, catalog=catalog)
+    capacity = catalog.gpus[state.gpu].memory_capacity_bytes
     pp = ", ".join(f"{p:.3f}" for p in r.per_position_acceptance)
     rows = [
         ("speedup", f"{r.speedup:.3f}×"),
@@ -107,15 +98,18 @@ def _table(state: State) -> str:
         ("memory required", f"{r.memory_required_bytes / 1e9:.1f} GB of {capacity / 1e9:.0f} GB"
          + ("" if r.fits_in_memory else "  (does not fit)")),
     ]
-    header = (f"{state.target} on {state.gpu}: batch {state.batch}, context {state.context}, "
-              f"drafter {state.drafter}, γ={state.gamma}, α={state.alpha}, {state.acceptance}, {state.workload}")
+    engine = f", engine {state.engine}" if state.cost_model == "calibrated" else ""
+    header = (f"{state.target} on {state.gpu}, {state.cost_model} cost model{engine}: batch {state.batch}, "
+              f"context {state.context}, drafter {state.drafter}, γ={state.gamma}, α={state.alpha}, "
+              f"{state.acceptance}, {state.workload}")
     width = max(len(k) for k, _ in rows)
     return "\n".join([header] + [f"  {k:<{width}}  {v}" for k, v in rows])
 
 
 def _claims() -> tuple[str, bool]:
-    rows = evaluate_claims(resources.files("specmodel").joinpath("essay_claims.csv").read_text(encoding="utf-8"))
-    lines = [f"{'id':<22} {'seed':>10} {'expected':>11} {'ours':>11}  within"]
+    rows = evaluate_claims((DATA / "essay-claims.csv").read_text(encoding="utf-8"))
+    lines = ["The seed essay's numbers under the whole-pass cost model (its derivation):",
+             f"{'id':<22} {'seed':>10} {'expected':>11} {'ours':>11}  within"]
     for row in rows:
         lines.append(f"{row['id']:<22} {row['seed_value']:>10} {row['expected']:>11.6g} {row['ours']:>11.6g}  "
                      f"{'yes' if row['ok'] else 'NO'}  {row['what']}")
@@ -124,36 +118,193 @@ def _claims() -> tuple[str, bool]:
     return "\n".join(lines), all_ok
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="specmodel", description="What speculative decoding costs: the roofline cost model.")
+def _measurements(path: str | None):
+    text = Path(path).read_text(encoding="utf-8") if path else (DATA / "measurements-calibration.csv").read_text(
+        encoding="utf-8")
+    return parse_measurements(text), text
+
+
+def _unit(e, p) -> str:
+    if p.unit == "µs":
+        return f"{e.value * 1e6:.3g} ± {e.stderr * 1e6:.2g} µs"
+    if p.unit == "ms":
+        return f"{e.value * 1e3:.3g} ± {e.stderr * 1e3:.2g} ms"
+    if p.unit == "tokens":
+        return f"{e.value:.0f} ± {e.stderr:.0f} tokens"
+    return f"{e.value:.3f} ± {e.stderr:.3f}"
+
+
+def _calibrate(args, catalog: Catalog) -> str:
+    measurements, text = _measurements(args.data)
+    result = fitting.fit(measurements, catalog)
+    lines = [f"Fit: {result.summary()}.", "", "vLLM constants (one standard error):"]
+    for p in (*fitting.PARAMETERS, fitting.PROFILING_CONTEXT):
+        e = result.constants.get(p.name, result.profiling_context)
+        flag = "  (at the bound of its range: no standard error)" if e.at_bound else ""
+        lines.append(f"  {p.name:<34} {_unit(e, p)}{flag}")
+    for name, value in fitting.FIXED.items():
+        lines.append(f"  {name:<34} {value:g} (fixed, not fitted)")
+    for engine, e in result.one_point.items():
+        lines.append(f"  {engine} step_overhead_s{'':<{20 - len(engine)}} {e.value * 1e3:.3g} ± {e.stderr * 1e3:.2g} ms"
+                     f" (one step time, with vLLM's other constants)")
+    lines += ["", "Each fitted point: measured, model, (model − measured) / σ:"]
+    for r in result.residuals:
+        p = r.point
+        if p.quantity == STEP_TIME:
+            shown = f"{r.measured[0] * 1e3:.3f} ms  {r.predicted[0] * 1e3:.3f} ms"
+        elif p.quantity == TIME_SHARES:
+            shown = (f"drafting/verification {r.measured[0]:.0%}/{r.measured[1]:.0%}  "
+                     f"{r.predicted[0]:.1%}/{r.predicted[1]:.1%}")
+        else:
+            shown = f"{r.measured[0]:.3f}  {r.predicted[0]:.3f}"
+        z = ", ".join(f"{x:+.2f}" for x in r.normalized)
+        lines.append(f"  row {p.id:>4} {p.study:<16} {p.quantity:<12} {shown}  [{z}]")
+    if args.write:
+        FITTED_MODULE.write_text(fitting.fitted_module(result, hashlib.sha256(text.encode()).hexdigest()),
+                                 encoding="utf-8")
+        lines += ["", f"wrote {FITTED_MODULE}"]
+    else:
+        lines += ["", "nothing written (--write stores these constants in specmodel/calibration/fitted.py)"]
+    return "\n".join(lines)
+
+
+def _fmt(quantity: str, values) -> str:
+    if quantity == STEP_TIME:
+        return f"{values[0] * 1e3:.2f} ms"
+    if quantity == TIME_SHARES:
+        return f"{values[0]:.0%}/{values[1]:.0%}"
+    return f"{values[0]:.3f}"
+
+
+def _validate(args, catalog: Catalog) -> str:
+    from .calibration.fitted import FITTED
+
+    measurements, _ = _measurements(args.data)
+    context = FITTED["vllm"]["nuisance"]["profiling_context_tokens"]["value"]
+    rows = validate(measurements, catalog, context)
+    lines = ["Every measurement against each cost model. Step times and ratios: relative error; time shares "
+             "(drafting/verification): the larger miss in percentage points. * read off a plot; "
+             "held: the row's tolerance applies.", ""]
+    head = f"{'row':>4} {'setting':<48} {'measured':>11} " + " ".join(f"{n:>22}" for n in COST_MODELS) + "  held"
+    lines.append(head)
+    for r in rows:
+        m, p = r.measurement, r.point
+        star = "*" if m.read_off_plot else " "
+        setting = f"{m['method'][:30]}, batch {m['batch']}"
+        if r.reason:
+            lines.append(f"{m.id:>4}{star}{setting[:48]:<48} not modelled: {r.reason}")
+            continue
+        if r.context_tokens is None:
+            lo, hi = UNKNOWN_CONTEXT_RANGE
+            preds = " ".join(f"{_fmt(p.quantity, (v[0],))}–{_fmt(p.quantity, (v[1],))}".rjust(22)
+                             for v in r.predicted.values())
+            lines.append(f"{m.id:>4}{star}{setting[:48]:<48} {_fmt(p.quantity, r.measured):>11} {preds}  "
+                         f"context unknown: predicted over {lo:,}–{hi:,} tokens")
+            continue
+        cells = []
+        for name in COST_MODELS:
+            err = r.error[name]
+            err_text = f"{err:+.1f} pp" if p.quantity == TIME_SHARES else f"{err:+.1%}"
+            cells.append(f"{_fmt(p.quantity, r.predicted[name])} ({err_text})".rjust(22))
+        held = ""
+        if r.held:
+            held = "ok" if r.within["calibrated"] else "MISS"
+            kind, tol = p.tolerance
+            held += f" (±{tol:g} pp)" if kind == "pp" else f" (±{tol:.0%})"
+        lines.append(f"{m.id:>4}{star}{setting[:48]:<48} {_fmt(p.quantity, r.measured):>11} {' '.join(cells)}  "
+                     f"{held}  [{p.context_basis} context {r.context_tokens:,.0f}]")
+    lines += ["", "Summary over held rows (count, median |error|, worst |error|):"]
+    for name, per in summary(rows).items():
+        parts = []
+        for quantity, (n, median, worst) in per.items():
+            unit = " pp" if quantity == TIME_SHARES else ""
+            scale = 1 if quantity == TIME_SHARES else 100
+            label = {STEP_TIME: "step times", TIME_SHARES: "time shares", PASS_RATIO: "pass ratio"}[quantity]
+            parts.append(f"{label} n={n} median {median * scale:.1f}{unit or '%'} worst {worst * scale:.1f}{unit or '%'}")
+        lines.append(f"  {name:<11} " + "; ".join(parts))
+    return "\n".join(lines)
+
+
+def write_rows(columns: dict, fmt: str, stream) -> None:
+    """Write a sweep's columns as CSV (a list as JSON text) or as JSON lines."""
+    keys = list(columns)
+    rows = zip(*(columns[k] for k in keys))
+    if fmt == "jsonl":
+        for row in rows:
+            stream.write(json.dumps(dict(zip(keys, row))) + "\n")
+        return
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(keys)
+    for row in rows:
+        writer.writerow([json.dumps(v) if isinstance(v, list) else v for v in row])
+
+
+def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
+    parser = _Parser(prog="specmodel", description="What speculative decoding costs: cost models of one GPU.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ev = sub.add_parser("evaluate", help="every readout at one state")
-    _add_state_options(ev)
+    _add_state_options(ev, catalog)
     ev.add_argument("--json", action="store_true", help="one JSON object keyed by the readout names, unrounded")
     log = sub.add_parser("vllm-log", help="vLLM's --speculative-config and SpecDecodingLogging line for a state")
-    _add_state_options(log)
-    sub.add_parser("claims", help="every number the seed essay quotes, beside ours")
+    _add_state_options(log, catalog)
+    sw = sub.add_parser("sweep", help="every readout over a product of values: CSV or JSON lines")
+    _add_sweep_options(sw)
+    sw.add_argument("--format", choices=("csv", "jsonl"), default="csv", help="output format (default csv)")
+    sub.add_parser("claims", help="every number the seed essay quotes, beside the whole-pass model's")
+    cal = sub.add_parser("calibrate", help="fit the calibrated model's constants to the measurements")
+    cal.add_argument("--data", help="the measurements CSV (default: the packaged one)")
+    cal.add_argument("--write", action="store_true", help="store the fitted constants in specmodel/calibration/fitted.py")
+    val = sub.add_parser("validate", help="every cost model against every measurement")
+    val.add_argument("--data", help="the measurements CSV (default: the packaged one)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args_list = sys.argv[1:] if argv is None else argv
+    try:
+        catalog = default_catalog()
+    except ModelInputError as e:
+        if "calibrate" not in args_list:
+            print(f"specmodel: error: catalog: {e}", file=sys.stderr)
+            return 2
+        catalog = load_catalog(engine_entries={})
+    args = build_parser(catalog).parse_args(argv)
     try:
         if args.command == "claims":
             text, ok = _claims()
             print(text)
             return 0 if ok else 1
+        if args.command == "calibrate":
+            # The fit needs no engine: it runs even when the stored constants are broken.
+            print(_calibrate(args, load_catalog(engine_entries={})))
+            return 0
+        if args.command == "validate":
+            print(_validate(args, catalog))
+            return 0
+        if args.command == "sweep":
+            values = {name: parse_values(f, getattr(args, name), catalog) for name, f in FIELDS.items()}
+            rows = sweep(values, catalog)
+            write_rows(rows, args.format, sys.stdout)
+            return 0
         state = _state(args)
+        catalog.check_state(state)
         if args.command == "evaluate":
             if args.json:
-                print(json.dumps({k: v for k, v in evaluate(state).as_dict().items() if k in READOUT_KEYS}))
+                print(json.dumps({k: v for k, v in evaluate(state, catalog=catalog).as_dict().items()
+                                  if k in READOUT_KEYS}))
             else:
-                print(_table(state))
+                print(_table(state, catalog))
         else:
-            r = evaluate(state)
-            print(speculative_config_flag(state))
+            r = evaluate(state, catalog=catalog)
+            print(speculative_config_flag(state, catalog))
             print(engine_log_line(engine_log_window(state, r)))
     except ModelInputError as e:
         print(f"specmodel: error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:
+        print(f"specmodel: error: {e}", file=sys.stderr)
+        return 2
     return 0
+
+
+__all__ = ["main", "build_parser", "MAX_SWEEP_STATES"]

@@ -14,6 +14,7 @@ class GPU:
     Fields (all SI units):
       key: the CLI / URL name, e.g. ``h100-sxm``.
       label: human name.
+      source: the datasheet (or other document) the peak figures come from.
       peak_memory_bandwidth_bytes_per_s: datasheet HBM bandwidth (B/s).
       peak_flops_per_s: datasheet dense bf16 tensor throughput (FLOP/s).
       memory_capacity_bytes: HBM capacity (B, decimal: 80e9 for "80 GB").
@@ -26,6 +27,7 @@ class GPU:
 
     key: str
     label: str
+    source: str
     peak_memory_bandwidth_bytes_per_s: float
     peak_flops_per_s: float
     memory_capacity_bytes: float
@@ -50,6 +52,6 @@ class GPU:
 
     @classmethod
     def from_dict(cls, key: str, entry: dict) -> "GPU":
-        """Build from a plain dict (as in ``catalog.GPU_ENTRIES``); a missing field is an error."""
+        """Build from a plain dict (as in ``catalog.GPU_ENTRIES``); a missing or unknown field is an error."""
         return from_dict(cls, "gpu", key, entry)
 

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from .acceptance import FALLING
-from .catalog import CATALOG, Catalog
+from .catalog import Catalog, default_catalog
 from .grid import Triples, evaluate_grid
 from .state import State
 
@@ -38,7 +38,7 @@ class Readouts:
 
     speedup: T_plain / T_spec for the same B·G delivered tokens. spec_tokens_per_s,
     plain_tokens_per_s: B·G / T. mean_acceptance_length: E[L]. per_position_acceptance: [p_1 … p_γ].
-    draft_time_share: draft-pass time / T_spec. arithmetic_ratio: FLOPs of all draft and verify
+    draft_time_share: draft-phase time / T_spec. arithmetic_ratio: FLOPs of all draft and verify
     passes / FLOPs of plain decoding. verify_*: one verify pass at full batch, context P + G/2.
     tensor_core_idle_fraction: 1 − compute time / pass time of that verify pass.
     memory_required_bytes: weights + B·(P+G)·KV per token of target and draft; fits_in_memory:
@@ -69,13 +69,18 @@ class Readouts:
         return asdict(self)
 
 
-def evaluate(state: State | None = None, *, catalog: Catalog = CATALOG, **changes) -> Readouts:
+def evaluate(state: State | None = None, *, catalog: Catalog | None = None, **changes) -> Readouts:
     """Every readout at ``state`` (default: the essay's starting state), with ``changes`` applied.
 
-    ``evaluate(batch=64)`` is ``evaluate(State(batch=64))``. ``catalog`` replaces the built-in
-    constants (a maintainer's what-if). Raises ModelInputError for bad input.
+    ``evaluate(batch=64)`` is ``evaluate(State(batch=64))``. ``catalog``: the entries to use
+    (default: the built-in catalog); every key of the state must be one of its keys. Raises
+    ModelInputError for bad input, naming the field.
     """
-    state = (state or State()).replace(**changes) if changes else (state or State())
+    state = state or State()
+    if changes:
+        state = state.replace(**changes)
+    catalog = catalog or default_catalog()
+    catalog.check_state(state)
     target = catalog.targets[state.target]
     gpu = catalog.gpus[state.gpu]
     drafter = catalog.drafters[state.drafter]
@@ -84,7 +89,8 @@ def evaluate(state: State | None = None, *, catalog: Catalog = CATALOG, **change
         alpha=np.array([float(state.alpha)]),
         falling=np.array([state.acceptance == FALLING]),
     )
-    r = evaluate_grid([state.batch], [state.context], [drafter], triples, target, gpu, state.output_tokens)
+    cost = catalog.cost_model(state.cost_model, state.engine)
+    r = evaluate_grid([state.batch], [state.context], [drafter], triples, target, gpu, state.output_tokens, cost)
     w = r.per_workload[state.workload]
 
     def scalar(a) -> float:

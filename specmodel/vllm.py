@@ -11,28 +11,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .catalog import CATALOG
+from .catalog import Catalog, default_catalog
 from .readouts import Readouts
 from .state import State
 
 LOG_WINDOW_ITERATIONS = 100
 
 
-def speculative_config(state: State) -> dict:
-    """The ``--speculative-config`` JSON object for ``state`` (vLLM ≥ 0.10 field names).
-
-    Draft model: {"method": "draft_model", "model": <HF id>, "num_speculative_tokens": γ};
-    n-gram: {"method": "ngram", "num_speculative_tokens": γ, "prompt_lookup_max": …}.
-    """
-    drafter = CATALOG.drafters[state.drafter]
-    if drafter.is_ngram:
-        return {"method": "ngram", "num_speculative_tokens": state.gamma, "prompt_lookup_max": drafter.prompt_lookup_max}
-    return {"method": "draft_model", "model": drafter.architecture.hf_id, "num_speculative_tokens": state.gamma}
+def speculative_config(state: State, catalog: Catalog | None = None) -> dict:
+    """The ``--speculative-config`` JSON object for ``state`` (vLLM ≥ 0.10 field names): the
+    drafter kind's (``Drafter.speculative_config``)."""
+    return (catalog or default_catalog()).drafters[state.drafter].speculative_config(state.gamma)
 
 
-def speculative_config_flag(state: State) -> str:
+def speculative_config_flag(state: State, catalog: Catalog | None = None) -> str:
     """The command-line flag as typed: ``--speculative-config '{…}'``."""
-    return "--speculative-config '" + json.dumps(speculative_config(state)) + "'"
+    return "--speculative-config '" + json.dumps(speculative_config(state, catalog)) + "'"
 
 
 @dataclass(frozen=True)

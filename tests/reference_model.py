@@ -1,7 +1,7 @@
-"""A literal, loop-by-loop transcription of the cost model's closed-batch workload, in plain
-Python. Slow, but written straight from the spec, so the vectorised grid has something
+"""A literal, loop-by-loop transcription of the whole-pass cost model's closed-batch workload, in
+plain Python. Slow, but written straight from the spec, so the vectorised grid has something
 independent to agree with."""
-from specmodel.catalog import CATALOG
+from specmodel import default_catalog
 
 
 def _pass(m, gpu, n, c, n_pos):
@@ -12,9 +12,10 @@ def _pass(m, gpu, n, c, n_pos):
 
 
 def closed_batch(batch, context, drafter, gamma, alpha, acceptance, g=256):
-    t = CATALOG.targets["qwen3-8b"]
-    gpu = CATALOG.gpus["h100-sxm"]
-    d = CATALOG.drafters[drafter]
+    catalog = default_catalog()
+    t = catalog.targets["qwen3-8b"]
+    gpu = catalog.gpus["h100-sxm"]
+    d = catalog.drafters[drafter]
     a = [alpha * (0.85 ** j if acceptance == "falling" else 1) for j in range(gamma)]
     p = [1.0]
     for x in a:
@@ -31,7 +32,7 @@ def closed_batch(batch, context, drafter, gamma, alpha, acceptance, g=256):
         tv, fv = _pass(t, gpu, n, c, gamma + 1)
         t_spec += r * tv
         f_spec += r * fv
-        if not d.is_ngram:
+        if d.kind == "draft_model":
             for j in range(gamma):
                 td, fd = _pass(d.architecture, gpu, n, c + j * n, 1)
                 t_spec += r * td

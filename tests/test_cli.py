@@ -13,11 +13,19 @@ def run(*args):
 
 
 def test_json_keys_and_headline_value():
-    out = run("evaluate", "--batch", "64", "--json")
+    out = run("evaluate", "--batch", "64", "--json", "--cost-model", "whole-pass")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert set(data) == set(READOUT_KEYS)
     assert data["speedup"] == pytest.approx(0.885441, rel=0.002)
+
+
+def test_the_default_cost_model_is_the_calibrated_one():
+    default = json.loads(run("evaluate", "--json").stdout)
+    calibrated = json.loads(run("evaluate", "--json", "--cost-model", "calibrated").stdout)
+    whole_pass = json.loads(run("evaluate", "--json", "--cost-model", "whole-pass").stdout)
+    assert default == calibrated
+    assert default["speedup"] < whole_pass["speedup"]
 
 
 def test_off_grid_values_are_accepted():
@@ -26,13 +34,13 @@ def test_off_grid_values_are_accepted():
 
 
 def test_table_has_units():
-    out = run("evaluate").stdout
-    for fragment in ("speedup", "1.929×", "tokens/s", "GiB", "ms", "KiB", "of 80 GB"):
+    out = run("evaluate", "--cost-model", "whole-pass").stdout
+    for fragment in ("speedup", "1.929×", "tokens/s", "GiB", "ms", "KiB", "of 80 GB", "whole-pass cost model"):
         assert fragment in out
 
 
 def test_vllm_log_line_and_config():
-    lines = run("vllm-log", "--batch", "64").stdout.splitlines()
+    lines = run("vllm-log", "--batch", "64", "--cost-model", "whole-pass").stdout.splitlines()
     assert lines[0].startswith("--speculative-config '{\"method\": \"draft_model\", ")
     assert json.loads(lines[0].split("'")[1]) == {"num_speculative_tokens": 4, "model": "Qwen/Qwen3-0.6B",
                                                    "method": "draft_model"}
@@ -58,7 +66,8 @@ def test_claims_all_within_tolerance():
     (["--alpha", "abc"], "--alpha"), (["--gamma", "0"], "--gamma"), (["--batch", "0"], "--batch"),
     (["--batch", "2.5"], "--batch"), (["--context", "0"], "--context"), (["--drafter", "gpt"], "--drafter"),
     (["--target", "llama"], "--target"), (["--gpu", "a100"], "--gpu"), (["--acceptance", "up"], "--acceptance"),
-    (["--workload", "open"], "--workload"),
+    (["--workload", "open"], "--workload"), (["--cost-model", "ideal"], "--cost-model"),
+    (["--engine", "ollama"], "--engine"), (["--output-tokens", "0"], "--output-tokens"),
 ])
 def test_bad_input_is_one_line_exit_2(args, option):
     out = run("evaluate", *args)

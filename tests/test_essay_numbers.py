@@ -10,7 +10,7 @@ import pytest
 
 from generator.build import prepare, render_essay
 from generator.essay import TEMPLATES
-from specmodel import build_catalog
+from specmodel import load_catalog
 from specmodel.catalog import GPU_ENTRIES
 
 CITATION = re.compile(
@@ -62,10 +62,10 @@ def _quoted(prepared, catalog):
 
 def test_changing_a_model_constant_changes_the_prose():
     prepared = prepare()
-    base = _quoted(prepared, build_catalog())
+    base = _quoted(prepared, load_catalog())
     gpus = {k: dict(v) for k, v in GPU_ENTRIES.items()}
     gpus["h100-sxm"]["peak_memory_bandwidth_bytes_per_s"] *= 1.5  # an H200-like memory system
-    changed = _quoted(prepared, build_catalog(gpu_entries=gpus))
+    changed = _quoted(prepared, load_catalog(gpu_entries=gpus))
     assert base.keys() == changed.keys()
     # the bandwidth sets memory time, so every quoted memory time and plain rate must move …
     memory_bound = [k for k in base if k.endswith((".verify_memory_time_s", ".plain_tokens_per_s"))]

@@ -16,9 +16,9 @@ from urllib.parse import parse_qsl
 import numpy as np
 import pytest
 
-from generator.axes import AXES, DEFAULTS
+from generator.axes import AXES, DEFAULTS, site_state
 from generator.essay_states import ESSAY_STATES, PAPER_T5_TABLE
-from specmodel import CATALOG, State, Triples, evaluate, evaluate_grid
+from specmodel import Triples, default_catalog, evaluate, evaluate_grid
 from specmodel.closed_forms import arithmetic_increase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,11 +32,11 @@ RUN = 8  # words in a row that count as copying
 @lru_cache(maxsize=None)
 def r(name: str):
     """Readouts of a named state."""
-    return evaluate(State(**ESSAY_STATES[name]))
+    return evaluate(site_state(**ESSAY_STATES[name]))
 
 
 def speedup(**changes) -> float:
-    return evaluate(State(**changes)).speedup
+    return evaluate(site_state(**changes)).speedup
 
 
 # --- the named states ----------------------------------------------------------------------
@@ -80,7 +80,7 @@ def test_idle_tensor_cores_fall_with_batch():
 
 
 def test_the_verify_pass_is_far_left_of_the_ridge():
-    gpu = CATALOG.gpus[State().gpu]
+    gpu = default_catalog().gpus[site_state().gpu]
     ridge = gpu.achieved_flops_per_s / gpu.achieved_bytes_per_s
     assert r("start").verify_flops / r("start").verify_bytes < ridge / 10
 
@@ -88,11 +88,13 @@ def test_the_verify_pass_is_far_left_of_the_ridge():
 def test_ngram_stays_ahead_except_in_the_one_state_named():
     # "stays above break-even at every batch size" (at the starting context) and "the one state where
     # it falls behind is 1,024 sequences of 512 tokens" (at the starting γ, α and shape)
-    default = State()
+    default = site_state()
+    catalog = default_catalog()
     triples = Triples(gamma=np.array([default.gamma]), alpha=np.array([default.alpha]),
                       falling=np.array([default.acceptance == "falling"]))
-    grid = evaluate_grid(AXES["batch"], AXES["context"], [CATALOG.drafters["ngram"]], triples,
-                         CATALOG.targets[default.target], CATALOG.gpus[default.gpu], default.output_tokens)
+    grid = evaluate_grid(AXES["batch"], AXES["context"], [catalog.drafters["ngram"]], triples,
+                         catalog.targets[default.target], catalog.gpus[default.gpu], default.output_tokens,
+                         catalog.cost_model(default.cost_model, default.engine))
     s = grid.per_workload[default.workload]["speedup"][:, :, 0, 0]
     losing = {(AXES["batch"][i], AXES["context"][j]) for i, j in zip(*np.nonzero(s <= 1))}
     crowded = ESSAY_STATES["ngram_crowded"]
@@ -106,12 +108,12 @@ def test_states_the_prose_says_do_not_fit():
         assert r(name).fits_in_memory, name
     # "every rung from 128 sequences up with a draft model at this context" does not fit
     for batch in AXES["batch"]:
-        fits = evaluate(State(batch=batch)).fits_in_memory
+        fits = evaluate(site_state(batch=batch)).fits_in_memory
         assert fits == (batch < ESSAY_STATES["b128"]["batch"]), batch
 
 
 def test_theorem_3_11_reproduced_and_not_undercut():
-    assumed = State(**ESSAY_STATES["assumed"])
+    assumed = site_state(**ESSAY_STATES["assumed"])
     thm = float(arithmetic_increase(assumed.alpha, assumed.gamma, 0.0))  # ĉ = 0: no draft arithmetic
     assert r("assumed_steady").arithmetic_ratio == pytest.approx(thm, rel=1e-6)
     assert r("assumed").arithmetic_ratio >= thm

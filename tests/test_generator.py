@@ -10,7 +10,8 @@ from generator import site_data
 from generator.axes import AXES, DEFAULTS, shard_path
 from generator.build import GENERATED_DIRS, build, compute
 from generator.essay import TEMPLATES, TemplateBuildError
-from specmodel import ModelInputError, State, build_catalog, evaluate
+from generator.axes import site_state
+from specmodel import ModelInputError, evaluate, load_catalog
 from specmodel.catalog import MODEL_ENTRIES
 from specmodel.vllm import engine_log_line, engine_log_window
 
@@ -59,7 +60,7 @@ def test_json_round_trips_to_the_model(files):
     rng = np.random.default_rng(42)
     for _ in range(300):
         s = {k: v[int(rng.integers(len(v)))] for k, v in AXES.items()}
-        r = evaluate(State(**s))
+        r = evaluate(site_state(**s))
         shard = load(files, shard_path(s["acceptance"], s["workload"], AXES["alpha"].index(s["alpha"])))
         i = index(shard["dims"], s)
         for key in ("speedup", "spec_tokens_per_s", "draft_time_share", "arithmetic_ratio"):
@@ -80,7 +81,7 @@ def test_json_round_trips_to_the_model(files):
 
 
 def test_engine_log_fields_match_the_cli_line(files):
-    for s in (State(batch=64), State(drafter="ngram", gamma=3, alpha=0.35, batch=8, acceptance="same")):
+    for s in (site_state(batch=64), site_state(drafter="ngram", gamma=3, alpha=0.35, batch=8, acceptance="same")):
         line = engine_log_line(engine_log_window(s, evaluate(s)))
         shard = load(files, shard_path(s.acceptance, s.workload, AXES["alpha"].index(s.alpha)))
         i = index(shard["dims"], s.as_dict())
@@ -165,7 +166,7 @@ def test_malformed_entry_stops_the_build_before_anything(docs):
     entries["qwen3-8b"]["num_key_value_heads"] = 5
     before = _snapshot(docs)
     with pytest.raises(ModelInputError, match=r"model\[qwen3-8b\]\.num_key_value_heads"):
-        build(docs, catalog=build_catalog(model_entries=entries), print_fn=lambda *_: None)
+        build(docs, catalog=load_catalog(model_entries=entries), print_fn=lambda *_: None)
     assert _snapshot(docs) == before
 
 

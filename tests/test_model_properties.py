@@ -6,17 +6,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference_model import closed_batch
-from specmodel import CATALOG, State, Triples, evaluate, evaluate_grid
+from specmodel import FIELDS, State, Triples, default_catalog, evaluate, evaluate_grid
 from specmodel.acceptance import per_position_acceptance
 from specmodel.closed_forms import expected_tokens_per_iteration
 
 alphas = st.floats(min_value=0.01, max_value=1.0)
 gammas = st.integers(min_value=1, max_value=12)
+CATALOG = default_catalog()
 states = st.builds(
     State,
     batch=st.sampled_from([1, 3, 16, 64, 300, 1024]),
     context=st.sampled_from([1, 512, 2048, 9000, 32768]),
     drafter=st.sampled_from(list(CATALOG.drafters)),
+    cost_model=st.sampled_from(FIELDS["cost_model"].choices),
     gamma=gammas,
     alpha=alphas,
     acceptance=st.sampled_from(["falling", "same"]),
@@ -68,52 +70,60 @@ def test_ngram_speedup_at_least_draft_model(s):
 @SETTINGS
 @given(states)
 def test_arithmetic_ratio_at_least_one(s):
-    assert evaluate(s).arithmetic_ratio >= 1 - 1e-12
+    # At α = 1 nothing is wasted, and a verify pass prices its positions' attention at the
+    # context before the pass (the spec's formula), a hair under plain decoding's: ≥ 1 − 1e-4.
+    assert evaluate(s).arithmetic_ratio >= 1 - 1e-4
 
 
 @SETTINGS
 @given(states)
-def test_ngram_draft_share_is_zero(s):
-    assert evaluate(s.replace(drafter="ngram")).draft_time_share == 0
+def test_ngram_draft_share_is_zero_in_the_ideal_models_and_small_in_the_calibrated_one(s):
+    share = evaluate(s.replace(drafter="ngram")).draft_time_share
+    if s.cost_model == "calibrated":
+        assert 0 < share < 0.05  # the CPU's prompt lookup: measured at most ~2 % (Liu et al. 2026)
+    else:
+        assert share == 0
 
 
-def test_tensor_core_idle_falls_with_batch():
-    idle = [evaluate(batch=b).tensor_core_idle_fraction for b in (1, 32, 64, 1024)]
+@pytest.mark.parametrize("cost_model", FIELDS["cost_model"].choices)
+def test_tensor_core_idle_falls_with_batch(cost_model):
+    idle = [evaluate(batch=b, cost_model=cost_model).tensor_core_idle_fraction for b in (1, 32, 64, 1024)]
     assert idle == sorted(idle, reverse=True)
 
 
-SITE_AXES = dict(
-    batch=np.array([2**i for i in range(11)]),
-    context=np.array([512, 1024, 2048, 4096, 8192, 16384, 32768]),
-)
+SITE_AXES = {k: np.array(FIELDS[k].grid) for k in ("batch", "context", "gamma", "alpha")}
 
 
-def _site_grid():
-    g, a, f = np.meshgrid(np.arange(1, 11), np.round(np.arange(1, 20) * 0.05, 2), [True, False], indexing="ij")
+def _site_grid(cost_model):
+    g, a, f = np.meshgrid(SITE_AXES["gamma"], SITE_AXES["alpha"], [True, False], indexing="ij")
     triples = Triples(g.ravel(), a.ravel(), f.ravel())
+    cost = CATALOG.cost_model(cost_model, "vllm")
     return triples, evaluate_grid(SITE_AXES["batch"], SITE_AXES["context"], list(CATALOG.drafters.values()),
-                                  triples, CATALOG.targets["qwen3-8b"], CATALOG.gpus["h100-sxm"], 256)
+                                  triples, CATALOG.targets["qwen3-8b"], CATALOG.gpus["h100-sxm"], 256, cost)
 
 
-def test_no_nan_or_infinity_anywhere_in_the_grid():
-    _, r = _site_grid()
+@pytest.mark.parametrize("cost_model", FIELDS["cost_model"].choices)
+def test_no_nan_or_infinity_anywhere_in_the_grid(cost_model):
+    _, r = _site_grid(cost_model)
     arrays = [v for w in r.per_workload.values() for v in w.values()]
     arrays += list(r.acceptance.values()) + list(r.verify.values()) + list(r.draft.values())
-    arrays += list(r.plain_pass.values()) + [r.memory_required_bytes]
+    arrays += list(r.plain_pass.values()) + [r.memory_required_bytes, r.step_overhead_s, r.path_extra_s]
     for a in arrays:
         assert np.all(np.isfinite(a))
 
 
-def test_grid_agrees_with_single_state_evaluation():
-    triples, r = _site_grid()
+@pytest.mark.parametrize("cost_model", FIELDS["cost_model"].choices)
+def test_grid_agrees_with_single_state_evaluation(cost_model):
+    triples, r = _site_grid(cost_model)
     rng = np.random.default_rng(7)
     drafters = list(CATALOG.drafters)
     for _ in range(25):
-        bi, ci, di, si = (int(rng.integers(n)) for n in (11, 7, 3, triples.gamma.size))
+        sizes = (SITE_AXES["batch"].size, SITE_AXES["context"].size, len(drafters), triples.gamma.size)
+        bi, ci, di, si = (int(rng.integers(n)) for n in sizes)
         w = ["closed-batch", "steady-state"][int(rng.integers(2))]
         s = State(batch=int(SITE_AXES["batch"][bi]), context=int(SITE_AXES["context"][ci]), drafter=drafters[di],
                   gamma=int(triples.gamma[si]), alpha=float(triples.alpha[si]),
-                  acceptance="falling" if triples.falling[si] else "same", workload=w)
+                  acceptance="falling" if triples.falling[si] else "same", workload=w, cost_model=cost_model)
         one = evaluate(s)
         assert r.per_workload[w]["speedup"][bi, ci, di, si] == pytest.approx(one.speedup, rel=1e-12)
         assert r.per_workload[w]["arithmetic_ratio"][bi, ci, di, si] == pytest.approx(one.arithmetic_ratio, rel=1e-12)
@@ -127,6 +137,6 @@ def test_grid_agrees_with_single_state_evaluation():
 ])
 def test_vectorised_closed_batch_matches_literal_transcription(state):
     ref = closed_batch(**state)
-    ours = evaluate(**state)
+    ours = evaluate(**state, cost_model="whole-pass")
     assert ours.speedup == pytest.approx(ref["speedup"], rel=1e-9)
     assert ours.arithmetic_ratio == pytest.approx(ref["arithmetic_ratio"], rel=1e-9)

@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
-from specmodel import State, evaluate
+from generator.axes import site_state
+from specmodel import evaluate
 
 # The built site; SITE_DIR points the tests at another build (a copy, a release candidate).
 SITE = Path(os.environ.get("SITE_DIR") or Path(__file__).resolve().parents[2] / "site")
@@ -62,7 +63,7 @@ def page_readouts(page) -> dict[str, str]:
 
 
 def model_readouts(state: dict) -> dict:
-    return evaluate(State(**state)).as_dict()
+    return evaluate(site_state(**state)).as_dict()
 
 
 def mismatches(page, state: dict) -> list[str]:

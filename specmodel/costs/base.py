@@ -1,0 +1,201 @@
+"""What every cost model shares: a pass priced as two affine functions of the cached context.
+
+Every cost model here prices one forward pass, for a given number of sequences n and scored
+positions per sequence n_pos, as
+
+    time_s(C) = max(a0 + a1·C, b0 + b1·C)
+
+where C is the pass's cached context (tokens summed over its sequences): the whole-pass roofline
+is the max of its memory time and its compute time, both affine in C; the per-kernel price is a
+sum of per-kernel maxima in which only attention depends on C, and it depends on C linearly; the
+calibrated price is the larger of that and the engine's launch floor, which does not depend on C.
+FLOPs, bytes, memory time and compute time are affine in C too.
+
+That shape is what makes the grid fast and exact: the sum over a speculative iteration's γ draft
+passes (context C + j·n at pass j) and over plain decoding's G steps (context B·(P + i)) is a sum
+of the max of two affine functions over consecutive integers, done in closed form by
+``max_affine_sum`` instead of a loop.
+
+Every function broadcasts over NumPy arrays.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..architecture import Architecture
+from ..hardware import GPU
+
+
+@dataclass(frozen=True)
+class Affine:
+    """v(C) = v0 + v1·C (arrays of any mutually broadcastable shapes)."""
+
+    v0: np.ndarray
+    v1: np.ndarray
+
+    def at(self, context_sum) -> np.ndarray:
+        return self.v0 + self.v1 * context_sum
+
+    def sum(self, context_sum, step, count) -> np.ndarray:
+        """Σ_{j=0}^{count−1} v(C + j·step)."""
+        count = np.asarray(count, dtype=float)
+        return count * self.at(context_sum) + self.v1 * step * count * (count - 1) / 2
+
+
+@dataclass(frozen=True)
+class PassPrice:
+    """One forward pass as functions of its cached context C (tokens, summed over its sequences).
+
+    time_s(C) = max(a(C), b(C)), seconds. flops, bytes, memory_time_s (every byte at its
+    achieved bandwidth) and compute_time_s (every FLOP at its achieved rate) are affine in C.
+    """
+
+    a: Affine
+    b: Affine
+    flops: Affine
+    bytes: Affine
+    memory_time_s: Affine
+    compute_time_s: Affine
+
+
+@dataclass(frozen=True)
+class PassCost:
+    """A priced pass (or the sum of several), every field shaped like the inputs.
+
+    bytes, flops: moved and computed. memory_time_s, compute_time_s: the pass's bytes at their
+    achieved bandwidths and its FLOPs at their achieved rates (s). time_s: what it takes (s).
+    """
+
+    bytes: np.ndarray
+    flops: np.ndarray
+    memory_time_s: np.ndarray
+    compute_time_s: np.ndarray
+    time_s: np.ndarray
+
+    @property
+    def arithmetic_intensity(self) -> np.ndarray:
+        """FLOPs per byte moved."""
+        return self.flops / self.bytes
+
+    @property
+    def tensor_core_idle_fraction(self) -> np.ndarray:
+        """1 − compute time / pass time: the share of the pass the tensor cores wait."""
+        return 1.0 - self.compute_time_s / self.time_s
+
+
+class PricedPasses:
+    """``count`` passes at contexts C, C + step, … (one pass: count 1), each field computed
+    when first read: a grid that needs only time and FLOPs pays for nothing else.
+    Same fields as PassCost."""
+
+    def __init__(self, price: PassPrice, context_sum, step=0.0, count=1):
+        self._price, self._c, self._step, self._count = price, np.asarray(context_sum, dtype=float), step, count
+
+    def _sum(self, affine: Affine) -> np.ndarray:
+        return affine.sum(self._c, self._step, self._count)
+
+    @functools.cached_property
+    def bytes(self) -> np.ndarray:
+        return self._sum(self._price.bytes)
+
+    @functools.cached_property
+    def flops(self) -> np.ndarray:
+        return self._sum(self._price.flops)
+
+    @functools.cached_property
+    def memory_time_s(self) -> np.ndarray:
+        return self._sum(self._price.memory_time_s)
+
+    @functools.cached_property
+    def compute_time_s(self) -> np.ndarray:
+        return self._sum(self._price.compute_time_s)
+
+    @functools.cached_property
+    def time_s(self) -> np.ndarray:
+        return max_affine_sum(self._price.a, self._price.b, self._c, self._step, self._count)
+
+    arithmetic_intensity = PassCost.arithmetic_intensity
+    tensor_core_idle_fraction = PassCost.tensor_core_idle_fraction
+
+
+def max_affine_sum(a: Affine, b: Affine, context_sum, step, count) -> np.ndarray:
+    """Σ_{j=0}^{count−1} max(a(C + j·step), b(C + j·step)), exactly, without a loop over j.
+
+    Σ max(x, y) = Σ y + Σ max(x − y, 0), and x − y = gap + j·slope is linear in j: it is positive
+    on one run of consecutive j, found from where it crosses zero, and summed as a series.
+    (Written with in-place operations: on the grid these arrays have millions of elements.)
+    """
+    if np.ndim(count) == 0 and count == 1:
+        return np.maximum(a.at(context_sum), b.at(context_sum))
+    count = np.asarray(count, dtype=float)
+    y0 = b.at(context_sum)
+    slope = (a.v1 - b.v1) * step
+    gap = a.at(context_sum) - y0
+    shape = np.broadcast_shapes(gap.shape, slope.shape, count.shape)
+    if gap.shape != shape:
+        gap = gap + np.zeros(shape)
+    # Σ_{j<count} y_j
+    total = y0 * count
+    total += b.v1 * step * (count * (count - 1) / 2)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        crossing = -np.divide(gap, slope)  # x − y = 0 at j = crossing (±inf or nan where flat)
+    # x − y > 0 for j ≥ crossing when rising, j ≤ crossing when falling, all j or none when flat
+    lo = np.where(slope > 0, np.minimum(np.maximum(np.ceil(crossing), 0.0), count), 0.0)
+    hi = np.minimum(np.maximum(np.floor(crossing) + 1.0, 0.0), count)
+    hi = np.maximum(np.where(slope < 0, hi, np.where((slope == 0) & (gap <= 0), 0.0, count)), lo)
+    # + Σ_{lo ≤ j < hi} (gap + j·slope)
+    total += (hi - lo) * gap
+    total += slope * ((hi * (hi - 1) - lo * (lo - 1)) / 2)
+    return total
+
+
+class CostModel:
+    """A way of pricing passes and engine steps.
+
+    Subclasses implement ``price`` (one pass, as a ``PassPrice``) and may add engine costs:
+    ``step_overhead_s`` (once per engine step: a plain decoding step or one speculative
+    iteration), ``ngram_lookup_s`` (the CPU's prompt lookup, per iteration) and
+    ``draft_model_iteration_s`` (what a draft model's path costs per iteration beyond its passes). ``breakdown``
+    splits one pass's time by kernel kind for the page's figure.
+    """
+
+    name: str = ""
+    label: str = ""
+
+    def price(self, model: Architecture, gpu: GPU, num_seqs, num_positions) -> PassPrice:
+        raise NotImplementedError
+
+    def step_overhead_s(self, num_seqs, num_positions=1) -> np.ndarray:
+        """Seconds per engine step outside the passes (scheduling, sampling), for n sequences
+        with n_pos scored positions each: none in an ideal model."""
+        return np.zeros(np.broadcast_shapes(np.shape(num_seqs), np.shape(num_positions)))
+
+    def ngram_lookup_s(self, num_seqs) -> np.ndarray:
+        """Seconds the n-gram prompt lookup takes per iteration: none in an ideal model."""
+        return np.zeros(np.shape(num_seqs))
+
+    def draft_model_iteration_s(self, num_seqs) -> np.ndarray:
+        """Seconds a separate draft model's path adds per iteration beyond its passes: none in an ideal model."""
+        return np.zeros(np.shape(num_seqs))
+
+    def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
+        """One pass's time by part, {part: seconds}; the parts add up to the pass's time."""
+        raise NotImplementedError
+
+    # --- derived ---------------------------------------------------------------------------
+
+    def forward_pass(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> PricedPasses:
+        """One pass of ``model``: n sequences, cached context C (tokens, summed), n_pos positions each."""
+        return PricedPasses(self.price(model, gpu, num_seqs, num_positions), context_sum)
+
+    def repeated_passes(self, model: Architecture, gpu: GPU, num_seqs, context_sum, step, count,
+                        num_positions=1) -> PricedPasses:
+        """The sum of ``count`` passes at contexts C, C + step, … (each n sequences, n_pos positions).
+
+        A draft model's γ passes are ``repeated_passes(draft, gpu, n, C, n, γ)`` (its context grows
+        by one token per sequence per pass); plain decoding's G steps ``(target, gpu, B, B·P, B, G)``.
+        """
+        return PricedPasses(self.price(model, gpu, num_seqs, num_positions), context_sum, step, count)

@@ -1,0 +1,134 @@
+"""The pass priced kernel by kernel: each kernel at its own roofline, the kernels one after another.
+
+A decoder pass is a sequence of kernels, and a GPU runs them one at a time: the attention
+kernel's wait on the KV cache cannot hide the MLP's arithmetic, as the whole-pass max assumes.
+Per layer (L of them), each at max(bytes / bandwidth, FLOPs / FLOP rate):
+
+- the projections: q, k, v fused (h → (n_q + 2·n_kv)·d) and o (n_q·d → h); the MLP: gate and
+  up fused (h → 2I) and down (I → h). A GEMM over T = n·n_pos tokens reads its weights once
+  (2·in·out bytes) and does 2·T·in·out FLOPs;
+- attention over the KV cache: 2·n_kv·d·2 bytes per cached token per layer, 4·n_q·d FLOPs per
+  cached token per scored position (QKᵀ and PV).
+
+Once per pass: the output head (a GEMM, h → V) and the input embedding, which is a row gather
+(T rows of 2·h bytes read from the table), not a matmul: an untied model's embedding table is not
+streamed. Activations are not charged: a decoding pass's are a few megabytes per layer (T·h·2
+bytes is 2 MB at 256 tokens), and they stay in the GPU's L2 cache (50 MB on an H100) from one
+kernel to the next, so the norms, RoPE and SiLU-and-mul cost time for their launches (the
+calibrated model's launch floor), not for bandwidth. Source of the kernel layout: vLLM's
+Qwen3/Llama model code (fused QKV and gate-up).
+
+``PerKernel`` uses the ideal model's constants (the GPU's η_mem and η_flop, every FLOP useful)
+and adds no fixed costs: it isolates what per-kernel pricing changes. The calibrated model
+(``calibrated.py``) prices the same kernels at fitted rates and adds what engines add.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..architecture import BF16_BYTES, Architecture
+from ..hardware import GPU
+from .base import Affine, CostModel, PassPrice
+from .names import PER_KERNEL
+
+
+@dataclass(frozen=True)
+class KernelRates:
+    """The rates kernels run at.
+
+    weight_bytes_per_s: weights and activations streamed (B/s). kv_bytes_per_s: the KV cache
+    read by attention (B/s). flops_per_s: the achieved FLOP rate of GEMMs and attention (FLOP/s;
+    attention's arithmetic never binds in decoding: 4·n_pos FLOPs per byte of cache it reads).
+    """
+
+    weight_bytes_per_s: float
+    kv_bytes_per_s: float
+    flops_per_s: float
+
+
+@dataclass(frozen=True)
+class KernelPrice:
+    """A pass's kernels, as affine functions of the cached context C.
+
+    gpu_time_s: the kernels' times summed (s). parts_s: that time by part, {part: (v0, v1)}
+    with time = v0 + v1·C; flops, bytes, memory_time_s, compute_time_s as in PassPrice.
+    """
+
+    gpu_time_s: Affine
+    parts_s: dict
+    flops: Affine
+    bytes: Affine
+    memory_time_s: Affine
+    compute_time_s: Affine
+
+
+def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_positions) -> KernelPrice:
+    """Every kernel of one pass of ``model`` at ``rates`` (broadcasts over n and n_pos)."""
+    n = np.asarray(num_seqs, dtype=float)
+    n_pos = np.asarray(num_positions, dtype=float)
+    tokens = n * n_pos
+    present = (n > 0).astype(float)  # no sequence, no pass: nothing read
+    b = float(BF16_BYTES)
+    layers = model.num_hidden_layers
+    bw, kv_bw = rates.weight_bytes_per_s, rates.kv_bytes_per_s
+    rate = rates.flops_per_s
+
+    parts: dict[str, np.ndarray] = {}
+    flops = bytes_ = memory = compute = 0.0
+
+    def gemm(part: str, in_f: int, out_f: int, count: int):
+        nonlocal flops, bytes_, memory, compute
+        moved = present * b * in_f * out_f
+        work = 2.0 * tokens * in_f * out_f
+        parts[part] = parts.get(part, 0.0) + count * np.maximum(moved / bw, work / rate)
+        flops, bytes_ = flops + count * work, bytes_ + count * moved
+        memory, compute = memory + count * moved / bw, compute + count * work / rate
+
+    for part, in_f, out_f in model.layer_gemms:
+        gemm(part, in_f, out_f, layers)
+    gemm("output head", *model.lm_head_shape, 1)
+    # the embedding gather: T rows of the table
+    moved = b * tokens * model.hidden_size
+    parts["embedding gather"] = moved / bw
+    bytes_, memory = bytes_ + moved, memory + moved / bw
+
+    # attention: proportional to the cached context
+    kv_per_token = layers * model.kv_bytes_per_token_per_layer
+    attention_flops = model.attention_flops_per_cached_token * n_pos
+    attention = np.maximum(kv_per_token / kv_bw, attention_flops / rate) + 0 * n
+
+    zero = np.zeros(np.broadcast_shapes(n.shape, n_pos.shape))
+    gpu0 = sum(parts.values()) + zero
+    parts_affine = {k: (v + zero, zero) for k, v in parts.items()}
+    parts_affine["attention over the KV cache"] = (zero, attention)
+    return KernelPrice(
+        gpu_time_s=Affine(gpu0, attention),
+        parts_s=parts_affine,
+        flops=Affine(flops + zero, attention_flops + zero),
+        bytes=Affine(bytes_ + zero, kv_per_token + zero),
+        memory_time_s=Affine(memory + zero, kv_per_token / kv_bw + zero),
+        compute_time_s=Affine(compute + zero, attention_flops / rate + zero),
+    )
+
+
+class PerKernel(CostModel):
+    """Kernel-by-kernel roofline at the ideal model's constants; no fixed costs."""
+
+    name = PER_KERNEL
+    label = "the roofline kernel by kernel, ideal constants"
+
+    @staticmethod
+    def rates(gpu: GPU) -> KernelRates:
+        return KernelRates(gpu.achieved_bytes_per_s, gpu.achieved_bytes_per_s, gpu.achieved_flops_per_s)
+
+    def price(self, model: Architecture, gpu: GPU, num_seqs, num_positions) -> PassPrice:
+        k = kernel_price(model, self.rates(gpu), num_seqs, num_positions)
+        none = Affine(np.zeros_like(k.gpu_time_s.v0), np.zeros_like(k.gpu_time_s.v1))
+        return PassPrice(k.gpu_time_s, none, k.flops, k.bytes, k.memory_time_s, k.compute_time_s)
+
+    def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
+        k = kernel_price(model, self.rates(gpu), num_seqs, num_positions)
+        c = np.asarray(context_sum, dtype=float)
+        return {part: v0 + v1 * c for part, (v0, v1) in k.parts_s.items()}

@@ -1,0 +1,44 @@
+"""The ideal whole-pass roofline: the model the essay derives (docs "The model", "One forward pass").
+
+    bytes  = weight_bytes·[n > 0] + kv_bytes_per_token·C
+    flops  = n_pos · (n·2·params + 4·L·n_q·d·C)
+    time_s = max(bytes / (η_mem·BW), flops / (η_flop·FLOP/s))
+
+One max over the whole pass: memory traffic and arithmetic are assumed to overlap perfectly,
+and nothing costs time but bytes and FLOPs. With the GPU's fitted η_mem = 0.80 and
+η_flop = 0.75 it reproduces every number of the seed essay (``specmodel claims``).
+Sources: Kaplan et al. 2020 (2 FLOPs per parameter per token); Williams, Waterman & Patterson
+2009 (the roofline).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..architecture import Architecture
+from ..hardware import GPU
+from .base import Affine, CostModel, PassPrice
+from .names import WHOLE_PASS
+
+
+class WholePass(CostModel):
+    name = WHOLE_PASS
+    label = "the ideal roofline of the derivation"
+
+    def price(self, model: Architecture, gpu: GPU, num_seqs, num_positions) -> PassPrice:
+        n = np.asarray(num_seqs, dtype=float)
+        n_pos = np.asarray(num_positions, dtype=float)
+        bw, rate = gpu.achieved_bytes_per_s, gpu.achieved_flops_per_s
+        weights = model.weight_bytes * (n > 0)
+        kv = model.kv_bytes_per_token + 0 * n
+        flops = Affine(n_pos * n * 2.0 * model.params, n_pos * model.attention_flops_per_cached_token)
+        nbytes = Affine(weights, kv)
+        memory = Affine(weights / bw, kv / bw)
+        compute = Affine(flops.v0 / rate, flops.v1 / rate)
+        return PassPrice(memory, compute, flops, nbytes, memory, compute)
+
+    def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
+        """{"memory": s, "arithmetic": s}, the larger of the two charged (the other is hidden)."""
+        p = self.forward_pass(model, gpu, num_seqs, context_sum, num_positions)
+        memory_bound = p.memory_time_s >= p.compute_time_s
+        return {"weights and KV cache (memory-bound)": np.where(memory_bound, p.time_s, 0.0),
+                "arithmetic (compute-bound)": np.where(memory_bound, 0.0, p.time_s)}

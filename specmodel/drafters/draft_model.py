@@ -1,0 +1,47 @@
+"""A separate, smaller model that drafts: γ passes of its own, each reading its own KV cache."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..architecture import Architecture
+from ..costs import CostModel, PassCost
+from ..errors import ModelInputError
+from ..hardware import GPU
+from .base import Drafter
+
+
+@dataclass(frozen=True)
+class DraftModel(Drafter):
+    """A draft model (vLLM method ``draft_model``); ``architecture`` is its config.
+
+    Draft pass j = 0 … γ−1 scores one position per sequence at context C + j·n: its cache
+    grows by one token per sequence per pass (docs "The model", "One speculative iteration").
+    """
+
+    architecture: Architecture | None = None
+
+    kind: ClassVar[str] = "draft_model"
+    entry_fields: ClassVar[tuple[str, ...]] = ("model",)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.architecture, Architecture):
+            raise ModelInputError(f"drafter[{self.key}].model", "missing", "a key of the catalog's models")
+
+    @property
+    def weight_bytes(self) -> int:
+        return self.architecture.weight_bytes
+
+    @property
+    def kv_bytes_per_token(self) -> int:
+        return self.architecture.kv_bytes_per_token
+
+    def draft_phase(self, cost: CostModel, gpu: GPU, num_seqs, context_sum, gamma) -> PassCost:
+        return cost.repeated_passes(self.architecture, gpu, num_seqs, context_sum, num_seqs, gamma)
+
+    def iteration_extra_s(self, cost: CostModel, num_seqs):
+        return cost.draft_model_iteration_s(num_seqs)
+
+    def speculative_config(self, gamma: int) -> dict:
+        return {"method": "draft_model", "model": self.architecture.hf_id, "num_speculative_tokens": gamma}
