@@ -7,9 +7,9 @@ import time
 
 import numpy as np
 
-from generator.axes import AXES
-from generator.site_data import _triples
-from specmodel import FIELDS, State, default_catalog, evaluate, evaluate_grid
+from generator.axes import axes, site_state
+from generator.site_model import _triples
+from specmodel import FIELDS, default_catalog, evaluate, evaluate_grid
 from specmodel.cli import write_rows
 from specmodel.sweep import parse_values, sweep
 
@@ -19,15 +19,17 @@ GRID_TARGET_S = 3.0
 
 def bench_model(print_fn=print) -> None:
     catalog = default_catalog()
-    drafters = [catalog.drafters[k] for k in AXES["drafter"]]
-    triples = _triples()
-    n_states = math.prod(len(v) for v in AXES.values())
+    grid = axes(catalog)
+    drafters = [catalog.drafters[k] for k in grid["drafter"]]
+    triples = _triples(grid)
+    state_axes = ("batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload")
+    n_states = math.prod(len(grid[k]) for k in state_axes)
     print_fn("model")
     total = 0.0
     for name in FIELDS["cost_model"].choices:
         cost = catalog.cost_model(name, "vllm")
         start = time.perf_counter()
-        evaluate_grid(AXES["batch"], AXES["context"], drafters, triples, catalog.targets["qwen3-8b"],
+        evaluate_grid(grid["batch"], grid["context"], drafters, triples, catalog.targets["qwen3-8b"],
                       catalog.gpus["h100-sxm"], 256, cost)
         seconds = time.perf_counter() - start
         total += seconds
@@ -36,7 +38,7 @@ def bench_model(print_fn=print) -> None:
              "the first includes the acceptance DP the others reuse)")
 
     rng = np.random.default_rng(0)
-    sample = [State(**{k: v[int(rng.integers(len(v)))] for k, v in AXES.items()}) for _ in range(SAMPLE)]
+    sample = [site_state(**{k: grid[k][int(rng.integers(len(grid[k])))] for k in state_axes}) for _ in range(SAMPLE)]
     start = time.perf_counter()
     for s in sample:
         evaluate(s)

@@ -5,6 +5,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from specmodel import ModelInputError
+
+from .build import build
+from .essay import TemplateBuildError
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -15,14 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--docs", type=Path, default=ROOT / "docs", help="the MkDocs docs_dir (default: ./docs)")
     args = parser.parse_args(argv)
     try:
-        # Imported here: specmodel validates its catalog on import, and a malformed entry must
-        # read as one line naming the entry and field, not a traceback.
-        from .build import build
-
         build(args.docs)
-    except Exception as e:
-        if type(e).__name__ not in ("ModelInputError", "TemplateBuildError"):
-            raise
+    except (ModelInputError, TemplateBuildError) as e:
         print(f"generator: build stopped, nothing written: {e}", file=sys.stderr)
         return 1
     return 0

@@ -1,8 +1,10 @@
-"""``python -m generator build``: compute every generated file in memory, then write them all.
+"""``python -m generator build``: compute every generated file in memory, version it, write it.
 
-Nothing is written unless everything succeeded: a model error (ModelInputError naming the entry
-and field) or a template error (TemplateBuildError naming template, line and value) stops the
-build with the docs/ tree untouched.
+The grid is evaluated once (``SiteModel``); data files, chart rows, pictures, the essay and its
+simulation block all read that one evaluation. Every file is then versioned by a hash of what
+was emitted (``version.py``). Nothing is written unless everything succeeded: a model error
+(ModelInputError naming the entry and field) or a template error (TemplateBuildError naming
+template, line and value) stops the build with the docs/ tree untouched.
 """
 from __future__ import annotations
 
@@ -13,18 +15,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from specmodel import Catalog, default_catalog, evaluate
-from specmodel.vllm import engine_log_line, engine_log_window, speculative_config_flag
+from specmodel import Catalog, default_catalog
+from specmodel.readouts import Readouts
+from specmodel.vllm import engine_log_line, engine_log_window
 
 from . import chart_rows, charts, svg
-from .axes import AXES, DEFAULTS, LABELS, shard_path, site_state
+from .axes import site_state
+from .charts.common import TABLE
 from .context import build_context
+from .contract import FIELDS
 from .essay import TEMPLATES, Recorder, render_pages
-from .readout_lookup import readouts_at
-from .rounding import dumps
+from .jsonfile import dumps
 from .sampler_demo import run_sampler_demo
-from .site_data import build_site_data
-from .version import model_version
+from .site_data import VERSION_PLACEHOLDER, data_files
+from .site_model import SiteModel
+from .tokens import token_legend_html, token_row_html
+from .version import stamp
 
 # Generated paths under docs/ (git-ignored); everything else in docs/ is hand-written.
 GENERATED_DIRS = ("data", "charts", "vendor")
@@ -45,77 +51,91 @@ class Timings:
 
 @dataclass
 class Prepared:
-    """Everything but the essay: generated files so far, and what the templates need."""
+    """Everything but the essay: the site's numbers, files so far, what the templates need."""
 
+    site: SiteModel
     files: dict
     chart_info: dict
     sampler_demo: object
     sim: dict
 
 
+def chart_context(site: SiteModel) -> dict:
+    """What the chart specs are built from: the page's names and colours."""
+    return {"labels": site.labels,
+            "colours": {"drafter": {k: d.colour for k, d in site.catalog.drafters.items()}}}
+
+
+def simulation_values(site: SiteModel) -> dict:
+    """The simulation block's values at the opening state (the no-JS page shows these)."""
+    state = site.defaults
+    readouts = site.readouts(state)
+    log = engine_log_line(engine_log_window(site_state(**state), Readouts(**readouts)))
+    return {
+        "axes": site.axes, "labels": site.labels, "defaults": state,
+        "readouts": {f: site.value(f, state) for f, spec in FIELDS.items() if spec.formats},
+        "vllm_config": site.value("speculative_config", state),
+        "vllm_log": log,
+        "token_row": token_row_html(site.value("token_row", state)),
+        "token_legend": token_legend_html(),
+        "gpu_memory_bytes": site.value("gpu_memory_bytes", state),
+    }
+
+
 def prepare(catalog: Catalog | None = None, timings: Timings | None = None) -> Prepared:
-    """Grid data, chart specs, SVGs and the Vega bundle, as {path relative to docs/: bytes}."""
+    """The site's numbers, data files, chart specs, pictures and the Vega bundle."""
     catalog = catalog or default_catalog()
     timings = timings or Timings()
     out: dict[str, bytes] = {}
-    version = model_version(catalog)
     with timings.stage("grid"):
-        data = build_site_data(catalog, version)
-    manifest, core = data["manifest.json"], data["core.json"]
-    default_shard = data[shard_path(DEFAULTS["acceptance"], DEFAULTS["workload"], AXES["alpha"].index(DEFAULTS["alpha"]))]
+        site = SiteModel(catalog)
+    with timings.stage("data"):
+        data = data_files(site)
     with timings.stage("sampler"):
         demo = run_sampler_demo()
-    data["sampler.json"] = {"model_version": version, "rows": demo.rows, "draws": demo.draws}
+    data["sampler.json"] = {"model_version": VERSION_PLACEHOLDER, "rows": demo.rows, "draws": demo.draws}
     for path, doc in data.items():
         out[f"data/{path}"] = dumps(doc)
 
     with timings.stage("charts"):
-        specs = charts.build_specs(LABELS["drafter"])
+        context = chart_context(site)
         chart_info = {}
-        for name, spec in specs.items():
-            datasets = chart_rows.datasets_for(name, DEFAULTS, manifest, core, default_shard, data["sampler.json"])
+        for name in charts.CHART_NAMES:
+            spec = charts.build_spec(name, context)
+            datasets = chart_rows.chart_datasets(name, site.defaults, site, static_rows=demo.rows)
             out[f"charts/{name}.vl.json"] = json.dumps(spec, indent=1, sort_keys=True).encode()
             for dataset, url in charts.data_urls(name).items():
                 out[url] = dumps(datasets[dataset])
-            chart_info[name] = {"description": spec.get("description", name), "rows": datasets["table"],
+            chart_info[name] = {"description": spec.get("description", name), "rows": datasets[TABLE],
                                 "spec": spec, "datasets": datasets}
     with timings.stage("svg"):
         for name, info in chart_info.items():
             out[f"charts/{name}.svg"] = svg.render_svg(info["spec"], info["datasets"]).encode()
         out["vendor/vega-bundle.js"] = svg.vega_bundle().encode()
-
-    state = site_state()
-    readouts = evaluate(state, catalog=catalog)
-    sim = {
-        "axes": AXES, "labels": LABELS, "defaults": DEFAULTS,
-        "readouts": readouts_at(DEFAULTS, manifest, core, default_shard),
-        "vllm_config": speculative_config_flag(state, catalog),
-        "vllm_log": engine_log_line(engine_log_window(state, readouts)),
-        "token_row": default_shard["by_gamma"]["token_row"][AXES["gamma"].index(DEFAULTS["gamma"])],
-        "model_version": version, "gpu_memory_bytes": catalog.gpus[state.gpu].memory_capacity_bytes,
-    }
-    return Prepared(out, chart_info, demo, sim)
+    return Prepared(site, out, chart_info, demo, simulation_values(site))
 
 
-def render_essay(prepared: Prepared, catalog: Catalog | None = None, templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
+def render_essay(prepared: Prepared, templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
     """The essay pages (and the record of quoted numbers) as {path: bytes}, plus that record."""
-    catalog = catalog or default_catalog()
     recorder = Recorder()
-    context = build_context(catalog, prepared.chart_info, prepared.sampler_demo, prepared.sim)
+    context = build_context(prepared.site, prepared.chart_info, prepared.sampler_demo, prepared.sim)
+    context["model_version"] = VERSION_PLACEHOLDER
     out = {path: text.encode() for path, text in render_pages(context, recorder, templates).items()}
-    out[PROSE_NUMBERS] = dumps(recorder.quoted)
     return out, recorder.quoted
 
 
 def compute(catalog: Catalog | None = None, timings: Timings | None = None,
             templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
-    """Every generated file as {path relative to docs/: bytes}, and the prose numbers quoted."""
-    catalog = catalog or default_catalog()
+    """Every generated file as {path relative to docs/: bytes}, versioned, and the prose numbers quoted."""
     timings = timings or Timings()
     prepared = prepare(catalog, timings)
     with timings.stage("essay"):
-        pages, quoted = render_essay(prepared, catalog, templates)
-    return {**prepared.files, **pages}, quoted
+        pages, quoted = render_essay(prepared, templates)
+    files = {**prepared.files, **pages}
+    # the record of quoted numbers is not part of the site: it does not enter the version
+    files, _ = stamp(files, VERSION_PLACEHOLDER)
+    files[PROSE_NUMBERS] = dumps(quoted)
+    return files, quoted
 
 
 def changed_numbers(old: dict, new: dict) -> list[str]:
@@ -151,7 +171,7 @@ def report(files: dict[str, bytes], timings: Timings, changes: list[str], print_
     print_fn("wrote:")
     for key in sorted(groups):
         sizes = groups[key]
-        print_fn(f"  docs/{key:<24} {len(sizes):>4} file{'s' if len(sizes) > 1 else ' '} {sum(sizes) / 1024:>9.1f} KiB"
+        print_fn(f"  docs/{key:<32} {len(sizes):>4} file{'s' if len(sizes) > 1 else ' '} {sum(sizes) / 1024:>9.1f} KiB"
                  f"  (largest {max(sizes) / 1024:.1f} KiB)")
     print_fn(f"  total {len(files)} files, {sum(len(c) for c in files.values()) / 1024 / 1024:.2f} MiB")
     print_fn("time: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.stages.items()))
@@ -167,7 +187,7 @@ def build(docs: Path, catalog: Catalog | None = None, print_fn=print, templates:
     """Compute everything, then write it under ``docs``; report files, sizes, times and changes."""
     timings = Timings()
     start = time.perf_counter()
-    files, quoted = compute(catalog or default_catalog(), timings, templates)
+    files, quoted = compute(catalog, timings, templates)
     previous = docs / PROSE_NUMBERS
     old = json.loads(previous.read_text(encoding="utf-8")) if previous.exists() else {}
     with timings.stage("write"):

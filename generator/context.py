@@ -8,17 +8,16 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
-from specmodel import Catalog
 from specmodel.acceptance import FALLING_DECAY
 from specmodel.claims import evaluate_claims
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
-from .axes import AXES, LABELS, site_state
-from .essay import ClosedForms, Scope, state_values, wrap
+from .chart_rows import table_html
+from .contract import FIELDS
+from .essay import ClosedForms, Scope, TemplateBuildError, state_values, wrap
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
 from .filters import FILTERS
-from .rounding import sig
 
 
 def _arch_values(arch) -> dict:
@@ -31,35 +30,29 @@ def _claims_rows() -> list[dict]:
     return evaluate_claims((resources.files("specmodel") / "data" / "essay-claims.csv").read_text(encoding="utf-8"))
 
 
-def _table_html(rows: list[dict], caption: str) -> str:
-    """An HTML data table of a chart's rows (the no-JS and screen-reader alternative)."""
-    if not rows:
-        return ""
-    cols = list(rows[0])
-    head = "".join(f"<th scope=\"col\">{html.escape(c.replace('_', ' '))}</th>" for c in cols)
-
-    def cell(v):
-        if isinstance(v, float):
-            v = sig(v)
-        return html.escape(str(v))
-
-    body = "".join("<tr>" + "".join(f"<td>{cell(r[c])}</td>" for c in cols) + "</tr>" for r in rows)
-    return (f"<details class=\"spec-table\"><summary>Data table: {html.escape(caption)}</summary>"
-            f"<div class=\"md-typeset__scrollwrap\"><table><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table></div></details>")
+def check_live_format(key: str, fmt: str) -> str:
+    """A number the script rewrites must be in a format its stored value keeps exact (else the
+    page would change under the reader when the script runs). Returns "" (for templates)."""
+    if key not in FIELDS:
+        raise TemplateBuildError(f"{key!r} is not a field of the data (generator/contract.py)")
+    if fmt not in FIELDS[key].formats:
+        raise TemplateBuildError(f"{key} shown as {fmt!r}, but the data keep it exact only for "
+                                 f"{', '.join(FIELDS[key].formats) or 'no format'} (generator/contract.py)")
+    return ""
 
 
-def build_context(catalog: Catalog, charts: dict, sampler_demo, sim: dict) -> dict:
+def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     """Template variables.
 
-    charts: {name: {"description": str, "rows": [...]}} at the default state. sim: the simulation
-    partial's values (axes, labels, defaults, readouts, vllm_config, vllm_log).
+    site: the SiteModel. charts: {name: {"description", "rows"}} at the default state. sim: the
+    simulation partial's values (axes, labels, defaults, readouts, vllm_config, vllm_log, …).
     """
+    catalog = site.catalog
     ctx: dict = {}
     for name, changes in ESSAY_STATES.items():
-        ctx[name] = Scope(name, state_values(site_state(**changes), catalog))
-    target = catalog.targets[site_state().target]
-    gpu = catalog.gpus[site_state().gpu]
+        ctx[name] = Scope(name, state_values(changes, site))
+    target = catalog.targets[site.base.target]
+    gpu = catalog.gpus[site.base.gpu]
     ctx["target"] = Scope("target", _arch_values(target))
     ctx["gpu"] = Scope("gpu", asdict(gpu))
     ctx["drafters"] = Scope("drafters", {
@@ -69,9 +62,9 @@ def build_context(catalog: Catalog, charts: dict, sampler_demo, sim: dict) -> di
         for k, d in catalog.drafters.items()
     })
     ctx["constants"] = Scope("constants", {
-        "falling_decay": FALLING_DECAY, "output_tokens": site_state().output_tokens, "grid_states": _grid_size(),
+        "falling_decay": FALLING_DECAY, "output_tokens": site.base.output_tokens, "grid_states": site_states(site),
         "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
-        "sampler_vocabulary_size": len(sampler_demo.rows),
+        "sampler_vocabulary_size": len(sampler_demo.rows), "token_row_passes": len(sim["token_row"]),
     })
     ctx["cf"] = ClosedForms()
     ctx["sampler"] = Scope("sampler", {
@@ -81,8 +74,8 @@ def build_context(catalog: Catalog, charts: dict, sampler_demo, sim: dict) -> di
     })
     ctx["claims"] = wrap(_claims_rows(), "claims")
     ctx["paper"] = Scope("paper", {"t5": PAPER_T5_TABLE})
-    ctx["axes"] = AXES
-    ctx["labels"] = LABELS
+    ctx["axes"] = site.axes
+    ctx["labels"] = site.labels
     ctx["sim"] = sim
 
     @jinja2.pass_context
@@ -97,24 +90,26 @@ def build_context(catalog: Catalog, charts: dict, sampler_demo, sim: dict) -> di
             f"<img class=\"spec-chart__static\" src=\"{root}charts/{name}.svg\" alt=\"{desc}\" loading=\"lazy\">"
             f"</div>"
             + (f"<figcaption>{html.escape(str(caption))}</figcaption>" if caption else "")
-            + _table_html(info["rows"], caption or info["description"])
+            + table_html(name, info["rows"], caption or info["description"])
             + "</figure>"
         )
 
     def live(key: str, fmt: str) -> Markup:
         """A number the simulation keeps current; the build writes the default state's value."""
-        value = sim["readouts"][key]
-        text = FILTERS[fmt](wrap(value, f"sim.{key}"))
+        check_live_format(key, fmt)
+        text = FILTERS[fmt](wrap(sim["readouts"][key], f"sim.{key}"))
         return Markup(f"<span class=\"live\" data-live=\"{html.escape(key)}\" data-fmt=\"{html.escape(fmt)}\">"
                       f"{html.escape(text)}</span>")
 
     ctx["chart"] = chart
     ctx["live"] = live
+    ctx["check_live_format"] = check_live_format
     return ctx
 
 
-def _grid_size() -> int:
+def site_states(site) -> int:
+    """How many states a reader can reach: the product of the state axes."""
     n = 1
-    for values in AXES.values():
-        n *= len(values)
+    for name in site.defaults:
+        n *= len(site.axes[name])
     return n

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
-from specmodel import Catalog, State, evaluate
 from specmodel import closed_forms as cf
-from specmodel.vllm import engine_log_line, engine_log_window, speculative_config_flag
+from specmodel.readouts import Readouts
+from specmodel.vllm import engine_log_line, engine_log_window
 
-from .axes import state_query
+from .axes import site_state, state_query
 from .filters import FILTERS, Quantity, Quoted
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -96,16 +96,19 @@ class ClosedForms:
         return self._q("survival_odds", 1 / float(alpha) ** float(gamma), alpha, gamma)
 
 
-def state_values(state: State, catalog: Catalog) -> dict:
-    """Everything the prose may quote about one state."""
-    r = evaluate(state, catalog=catalog)
-    values = {**state.as_dict(), **r.as_dict()}
-    window = engine_log_window(state, r)
+def state_values(changes: dict, site) -> dict:
+    """Everything the prose may quote about one state of the site's grid (``changes`` from the
+    defaults), from the SiteModel: its fields, its readouts, its engine-log line."""
+    state = site_state(**changes)
+    coords = {**site.defaults, **changes}
+    readouts = site.readouts(coords)
+    values = {**state.as_dict(), **readouts}
+    window = engine_log_window(state, Readouts(**readouts))
     values["log_line"] = engine_log_line(window)
     values["log_draft_acceptance_rate"] = window.draft_acceptance_rate
-    values["config_flag"] = speculative_config_flag(state, catalog)
-    values["drafter_label"] = catalog.drafters[state.drafter].label
-    values["query"] = state_query(state.as_dict())
+    values["config_flag"] = site.value("speculative_config", coords)
+    values["drafter_label"] = site.labels["drafter"][state.drafter]
+    values["query"] = state_query(coords, site.defaults)
     return values
 
 

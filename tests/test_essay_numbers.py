@@ -55,17 +55,16 @@ def test_the_check_catches_a_typed_number():
     assert bare_numbers("Theorem 3.11 (2023) says {{ x }}; see `1/(1-a)` and Qwen3-8B.") == []
 
 
-def _quoted(prepared, catalog):
-    _, quoted = render_essay(prepared, catalog)
+def _quoted(catalog):
+    _, quoted = render_essay(prepare(catalog))
     return {f"{page}:{k}": v for page, values in quoted.items() for k, v in values.items()}
 
 
 def test_changing_a_model_constant_changes_the_prose():
-    prepared = prepare()
-    base = _quoted(prepared, load_catalog())
+    base = _quoted(load_catalog())
     gpus = {k: dict(v) for k, v in GPU_ENTRIES.items()}
     gpus["h100-sxm"]["peak_memory_bandwidth_bytes_per_s"] *= 1.5  # an H200-like memory system
-    changed = _quoted(prepared, load_catalog(gpu_entries=gpus))
+    changed = _quoted(load_catalog(gpu_entries=gpus))
     assert base.keys() == changed.keys()
     # the bandwidth sets memory time, so every quoted memory time and plain rate must move …
     memory_bound = [k for k in base if k.endswith((".verify_memory_time_s", ".plain_tokens_per_s"))]

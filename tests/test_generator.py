@@ -1,118 +1,171 @@
-"""The generator: the grid it writes, round trips to the model, determinism, failure modes, budget."""
+"""The generator: the files it writes against the contract, round trips to the model, the data
+version, determinism, failure modes, budget."""
 import json
+import math
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from generator import build as build_module
-from generator import site_data
-from generator.axes import AXES, DEFAULTS, shard_path
-from generator.build import GENERATED_DIRS, build, compute
+from generator import site_model
+from generator.axes import STATE_AXES, defaults, site_state
+from generator.build import build, compute
+from generator.contract import FIELDS, FILES, TABLES, sig, stored
 from generator.essay import TEMPLATES, TemplateBuildError
-from generator.axes import site_state
+from generator.formats import FORMATS, format_value
+from generator.site_data import file_path
+from paths import ROOT
 from specmodel import ModelInputError, evaluate, load_catalog
-from specmodel.catalog import MODEL_ENTRIES
+from specmodel.catalog import MODEL_ENTRIES, default_engine_entries
 from specmodel.vllm import engine_log_line, engine_log_window
 
 BUDGET_BYTES = 250 * 1000
 
 
 @pytest.fixture(scope="module")
-def files():
-    out, _ = compute()
-    return out
+def files(built):
+    return built[0]
 
 
 def load(files, path):
     return json.loads(files[f"data/{path}"])
 
 
-def index(dims, coords):
+def value(files, manifest, field, state):
+    """A field at a state, read from the files the way the page's data.js reads them."""
+    table = manifest["contract"]["tables"][manifest["contract"]["fields"][field]["table"]]
+    doc = load(files, file_path(table["file"], state, manifest["axes"]))
+    values = doc[manifest["contract"]["fields"][field]["table"]][field]
     i = 0
-    for dim in dims:
-        i = i * len(AXES[dim]) + AXES[dim].index(coords[dim])
-    return i
+    for dim in table["dims"]:
+        i = i * len(manifest["axes"][dim]) + manifest["axes"][dim].index(state[dim])
+    return values[i]
 
 
-def test_every_axis_value_is_present(files):
+def test_the_manifest_carries_the_contract(files):
     manifest = load(files, "manifest.json")
-    assert manifest["axes"] == AXES
-    assert manifest["defaults"] == DEFAULTS
-    for acceptance in AXES["acceptance"]:
-        for workload in AXES["workload"]:
-            for ai, alpha in enumerate(AXES["alpha"]):
-                shard = load(files, shard_path(acceptance, workload, ai))
-                assert (shard["acceptance"], shard["workload"], shard["alpha"]) == (acceptance, workload, alpha)
-                n = 1
-                for dim in shard["dims"]:
-                    n *= len(AXES[dim])
-                assert len(shard["speedup"]) == n == 11 * 7 * 3 * 10
-                assert shard["model_version"] == manifest["model_version"]
+    assert [s["name"] for s in manifest["state"]] == list(STATE_AXES)
+    assert manifest["defaults"] == defaults()
+    assert manifest["formats"] == FORMATS
+    contract = manifest["contract"]
+    assert set(contract["fields"]) == set(FIELDS)
+    for name, table in TABLES.items():
+        assert contract["tables"][name] == {"file": table.file, "dims": list(table.dims)}
+    assert {c: f["by"] for c, f in contract["files"].items()} == {c: list(f["by"]) for c, f in FILES.items()}
 
 
-def rel_close(stored, exact, rel=5.001e-4):
-    return abs(stored - exact) <= rel * abs(exact) + 1e-300
+def test_every_file_holds_every_table_with_one_dims_list(files):
+    manifest = load(files, "manifest.json")
+    axes = manifest["axes"]
+    for kind, spec in FILES.items():
+        tables = [t for t, table in TABLES.items() if table.file == kind]
+        combos = [dict(zip(spec["by"], values)) for values in
+                  __import__("itertools").product(*(axes[d] for d in spec["by"]))]
+        for coords in combos:
+            doc = load(files, file_path(kind, coords, axes))
+            assert doc["model_version"] == manifest["model_version"]
+            assert set(doc) == {"model_version", *tables}
+            for table in tables:
+                size = math.prod(len(axes[d]) for d in TABLES[table].dims)
+                for field, values in doc[table].items():
+                    assert FIELDS[field].table == table and len(values) == size, (table, field)
+
+
+def rel_close(stored_value, exact, rel=5.001e-4):
+    return abs(stored_value - exact) <= rel * abs(exact) + 1e-300
 
 
 def test_json_round_trips_to_the_model(files):
-    core = load(files, "core.json")
+    manifest = load(files, "manifest.json")
+    axes = manifest["axes"]
     rng = np.random.default_rng(42)
-    for _ in range(300):
-        s = {k: v[int(rng.integers(len(v)))] for k, v in AXES.items()}
+    for _ in range(200):
+        s = {k: axes[k][int(rng.integers(len(axes[k])))] for k in STATE_AXES}
         r = evaluate(site_state(**s))
-        shard = load(files, shard_path(s["acceptance"], s["workload"], AXES["alpha"].index(s["alpha"])))
-        i = index(shard["dims"], s)
-        for key in ("speedup", "spec_tokens_per_s", "draft_time_share", "arithmetic_ratio"):
-            assert rel_close(shard[key][i], getattr(r, key)), (s, key)
-        g = AXES["gamma"].index(s["gamma"])
-        assert rel_close(shard["by_gamma"]["mean_acceptance_length"][g], r.mean_acceptance_length)
-        for stored, exact in zip(shard["by_gamma"]["per_position_acceptance"][g], r.per_position_acceptance, strict=True):
-            assert rel_close(stored, exact)
-        v = index(core["verify"]["dims"], s)
-        for key in ("verify_bytes", "verify_flops", "verify_memory_time_s", "verify_compute_time_s",
-                    "tensor_core_idle_fraction"):
-            assert rel_close(core["verify"][key][v], getattr(r, key)), key
-        p = index(core["plain"]["dims"], s)
-        assert rel_close(core["plain"]["plain_tokens_per_s"][p], r.plain_tokens_per_s)
-        m = index(core["memory"]["dims"], s)
-        assert rel_close(core["memory"]["memory_required_bytes"][m], r.memory_required_bytes)
-        assert core["memory"]["fits_in_memory"][m] == int(r.fits_in_memory)
+        for key in ("speedup", "spec_tokens_per_s", "draft_time_share", "arithmetic_ratio", "mean_acceptance_length",
+                    "verify_bytes", "verify_flops", "verify_memory_time_s", "verify_compute_time_s",
+                    "tensor_core_idle_fraction", "plain_tokens_per_s", "memory_required_bytes"):
+            assert rel_close(value(files, manifest, key, s), getattr(r, key)), (s, key)
+        for got, exact in zip(value(files, manifest, "per_position_acceptance", s), r.per_position_acceptance, strict=True):
+            assert rel_close(got, exact)
+        assert value(files, manifest, "fits_in_memory", s) == int(r.fits_in_memory)
+
+
+def test_every_stored_value_writes_as_the_unrounded_value_does(site):
+    # One rounding, from the unrounded value: for every field and every format it may be shown
+    # in, the stored value and the model's value read the same (15.56 GiB, never 15.55 here and
+    # 15.56 in the CLI).
+    checked = 0
+    for field, spec in FIELDS.items():
+        if not spec.formats:
+            continue
+        for x in np.ravel(site.arrays[field])[:: max(1, site.arrays[field].size // 500)]:
+            for fmt in spec.formats:
+                exact = list(x) if isinstance(x, list) else x
+                assert format_value(fmt, stored(field, x)) == format_value(fmt, exact), (field, fmt, x)
+                checked += 1
+    assert checked > 2000
+
+
+def test_sig_keeps_four_significant_digits():
+    assert sig(0.88544123) == 0.8854 and sig(16_381_470_720) == 16_380_000_000 and sig(2.0) == 2
 
 
 def test_engine_log_fields_match_the_cli_line(files):
-    for s in (site_state(batch=64), site_state(drafter="ngram", gamma=3, alpha=0.35, batch=8, acceptance="same")):
-        line = engine_log_line(engine_log_window(s, evaluate(s)))
-        shard = load(files, shard_path(s.acceptance, s.workload, AXES["alpha"].index(s.alpha)))
-        i = index(shard["dims"], s.as_dict())
-        bg = shard["by_batch_gamma"]
-        j = index(bg["dims"], s.as_dict())
-        g = AXES["gamma"].index(s.gamma)
+    manifest = load(files, "manifest.json")
+    for changes in ({"batch": 64}, {"drafter": "ngram", "gamma": 3, "alpha": 0.35, "batch": 8, "acceptance": "same"}):
+        s = {**manifest["defaults"], **changes}
+        state = site_state(**s)
+        line = engine_log_line(engine_log_window(state, evaluate(state)))
+        at = lambda f: value(files, manifest, f, s)  # noqa: E731
         rebuilt = (
-            f"SpecDecoding metrics: Mean acceptance length: {bg['log_mean_acceptance_length_text'][j]}, "
-            f"Accepted throughput: {shard['log_accepted_throughput_text'][i]} tokens/s, "
-            f"Drafted throughput: {shard['log_drafted_throughput_text'][i]} tokens/s, "
-            f"Accepted: {bg['log_accepted_tokens'][j]} tokens, Drafted: {bg['log_drafted_tokens'][j]} tokens, "
-            f"Per-position acceptance rate: {shard['by_gamma']['per_position_text'][g]}, "
-            f"Avg Draft acceptance rate: {bg['log_draft_acceptance_rate_text'][j]}%")
+            f"SpecDecoding metrics: Mean acceptance length: {at('log_mean_acceptance_length_text')}, "
+            f"Accepted throughput: {at('log_accepted_throughput_text')} tokens/s, "
+            f"Drafted throughput: {at('log_drafted_throughput_text')} tokens/s, "
+            f"Accepted: {at('log_accepted_tokens')} tokens, Drafted: {at('log_drafted_tokens')} tokens, "
+            f"Per-position acceptance rate: {at('per_position_text')}, "
+            f"Avg Draft acceptance rate: {at('log_draft_acceptance_rate_text')}%")
         assert rebuilt == line
 
 
-def test_decision_map_is_the_best_of_the_shard(files):
-    shard = load(files, shard_path("falling", "closed-batch", AXES["alpha"].index(0.75)))
-    speedup = np.array(shard["speedup"]).reshape(11, 7, 3, 10)
-    best = speedup.reshape(11, 7, 30).max(axis=-1).ravel()
-    assert np.allclose(shard["decision"]["speedup"], best, rtol=5e-4)
+def test_decision_map_is_the_best_of_the_shard(site):
+    s = dict(site.defaults)
+    best = max(site.value("speedup", s, batch=64, context=2048, drafter=d, gamma=g)
+               for d in site.axes["drafter"] for g in site.axes["gamma"])
+    assert site.value("decision_speedup", s, batch=64, context=2048) == best
+
+
+def test_the_token_row_tracks_the_mean_acceptance_length(site):
+    # The sample passes are evenly spaced quantiles: their mean is close to E[L], the bonus token
+    # appears when it should, and a larger γ only extends each pass's run.
+    worst = 0.0
+    for alpha in site.axes["alpha"]:
+        for acceptance in site.axes["acceptance"]:
+            rows = []
+            for g in site.axes["gamma"]:
+                s = {**site.defaults, "alpha": alpha, "acceptance": acceptance, "gamma": g}
+                worst = max(worst, abs(site.value("token_row_mean_length", s) - site.value("mean_acceptance_length", s)))
+                row = site.value("token_row", s)
+                assert len(row) == 8 and all(len(p) == g + 1 for p in row)
+                rows.append([p.count("a") for p in row])
+            for shorter, longer, g in zip(rows, rows[1:], site.axes["gamma"]):
+                assert shorter == [min(k, g) for k in longer]
+    assert worst < 0.35
+    default_row = site.value("token_row", site.defaults)
+    assert any(p.endswith("b") for p in default_row), "the bonus token never shows at the defaults"
 
 
 def test_shard_budget(files):
-    manifest = load(files, "manifest.json")
-    shards = [k for k in files if k.startswith("data/shards/")]
-    assert len(shards) == 2 * 2 * 19
+    shards = [k for k in files if k.startswith("data/") and "/shards/" in k]
+    assert len(shards) == math.prod(len(load(files, "manifest.json")["axes"][d]) for d in FILES["shard"]["by"])
     assert max(len(files[k]) for k in shards) <= BUDGET_BYTES
-    default_shard = "data/" + shard_path(DEFAULTS["acceptance"], DEFAULTS["workload"], AXES["alpha"].index(DEFAULTS["alpha"]))
-    chart_data = [k for k in files if k.startswith("charts/data/")]
-    first_view = ["data/manifest.json", "data/" + manifest["core"], default_shard, "data/sampler.json", *chart_data]
+    manifest = load(files, "manifest.json")
+    state = manifest["defaults"]
+    first_view = ["data/manifest.json", "data/" + file_path("core", state, manifest["axes"]),
+                  "data/" + file_path("shard", state, manifest["axes"]), "data/sampler.json",
+                  *[k for k in files if k.startswith("charts/data/")]]
     assert sum(len(files[k]) for k in first_view) <= BUDGET_BYTES
 
 
@@ -121,6 +174,24 @@ def test_builds_are_byte_identical(files):
     assert again.keys() == files.keys()
     for path in files:
         assert again[path] == files[path], path
+
+
+def test_the_version_is_a_hash_of_what_is_emitted(files):
+    version = load(files, "manifest.json")["model_version"]
+    assert len(version) == 16 and int(version, 16) >= 0
+    for path, content in files.items():
+        if path.endswith(".json") and path.startswith("data/") and "prose-numbers" not in path:
+            assert json.loads(content)["model_version"] == version, path
+    for page in ("index.md", "model.md"):
+        assert f'data-model-version="{version}"' in files[page].decode()
+
+
+def test_a_layout_only_change_changes_the_version(monkeypatch):
+    # Rounding is layout, not model: it must still move the version.
+    before = json.loads(compute()[0]["data/manifest.json"])["model_version"]
+    monkeypatch.setattr("generator.contract.SIGNIFICANT_DIGITS", 5)
+    after = json.loads(compute()[0]["data/manifest.json"])["model_version"]
+    assert after != before
 
 
 def _snapshot(docs):
@@ -150,11 +221,20 @@ def test_broken_template_stops_the_build_with_nothing_written(docs, tmp_path):
     assert _snapshot(docs) == before
 
 
+def test_a_live_number_in_a_format_its_data_cannot_keep_stops_the_build(docs, tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, templates)
+    page = templates / "index.md.j2"
+    page.write_text(page.read_text() + '\n{{ live("speedup", "pct1") }}\n')
+    with pytest.raises(TemplateBuildError, match="speedup shown as 'pct1'"):
+        build(docs, templates=templates, print_fn=lambda *_: None)
+
+
 def test_failing_model_stops_the_build_with_nothing_written(docs, monkeypatch):
     def broken(*args, **kwargs):
         raise FloatingPointError("model failed")
 
-    monkeypatch.setattr(site_data, "evaluate_grid", broken)
+    monkeypatch.setattr(site_model, "evaluate_grid", broken)
     before = _snapshot(docs)
     with pytest.raises(FloatingPointError):
         build(docs, print_fn=lambda *_: None)
@@ -170,6 +250,21 @@ def test_malformed_entry_stops_the_build_before_anything(docs):
     assert _snapshot(docs) == before
 
 
-def test_generated_dirs_are_the_only_ones_replaced():
-    assert set(GENERATED_DIRS) == {"data", "charts", "vendor"}
-    assert build_module.GENERATED_FILES == ("index.md", "model.md")
+def test_a_constant_without_a_source_stops_the_build_with_one_line(tmp_path):
+    # Through the command line, as `make site` runs it: one line naming the entry and field.
+    script = (
+        "import sys, specmodel.catalog as c\n"
+        "entries = c.default_engine_entries()\n"
+        "entries['vllm']['constants']['layer_launch_s']['source'] = ''\n"
+        "c.default_catalog.cache_clear()\n"
+        "c.default_catalog = lambda: c.load_catalog(engine_entries=entries)\n"
+        "import generator.build as b\n"
+        "b.default_catalog = c.default_catalog\n"
+        "from generator.__main__ import main\n"
+        f"sys.exit(main(['build', '--docs', {str(tmp_path / 'docs')!r}]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1
+    assert out.stderr.strip().count("\n") == 0 and "engine[vllm].layer_launch_s.source" in out.stderr
+    assert not (tmp_path / "docs").exists()
+    assert default_engine_entries()["vllm"]["constants"]["layer_launch_s"]["source"]

@@ -105,11 +105,20 @@ def test_chart_specs_point_at_files_the_build_wrote(site):
             assert (site / url).exists(), f"{spec_path.name}: {url}"
 
 
-def test_manifest_lists_every_shard(site):
+def test_every_file_the_contract_names_exists(site):
+    from itertools import product
+
+    from generator.site_data import file_path
+
     manifest = json.loads((site / "data" / "manifest.json").read_text())
-    for rel in manifest["shards"]["files"]:
-        assert (site / "data" / rel).exists(), rel
-    assert (site / "data" / manifest["core"]).exists()
+    axes = manifest["axes"]
+    count = 0
+    for kind, spec in manifest["contract"]["files"].items():
+        for values in product(*(axes[d] for d in spec["by"])):
+            rel = file_path(kind, dict(zip(spec["by"], values)), axes)
+            assert (site / "data" / rel).exists(), rel
+            count += 1
+    assert count > len(axes["alpha"])
 
 
 def test_content_security_policy(site):

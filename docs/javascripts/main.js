@@ -1,7 +1,7 @@
 // Entry point (an ES module, so it runs after the classic scripts: the theme's bundle and
 // vendor/vega-bundle.js). MkDocs Material's document$ fires on first load and after each
 // instant navigation; without it (theme script missing) the page is set up once.
-import { installHistory, setupPage } from "./sim.js";
+import { installHistory, setupPage } from "./page.js";
 
 function run() {
   setupPage().catch((error) => {

@@ -1,56 +1,40 @@
-"""Altair builders of the site's Vega-Lite specs, one per chart (see ARCHITECTURE.md, "Charts").
+"""The site's figures, one module each: its Vega-Lite spec (Altair), the rows of its datasets as
+a declaration the page and the build both interpret (``chart_rows``), its data table's columns.
 
-Every builder returns a plain Vega-Lite dict whose state-dependent rows come from the Vega
-dataset `table` (URL `charts/data/<name>.json`); the roofline also reads `roof`.
+A module has NAME, DESCRIPTION, ROWS ({dataset: blocks}, or None for rows the build writes from
+elsewhere), COLUMNS, optionally FOLLOWS_STATE = False (its rows never change with the state),
+and ``spec(context)`` → Vega-Lite dict; ``context`` carries the manifest's labels and colours.
+Every dataset is fetched by URL under its name (``table``, and the roofline's ``roof``); the page
+swaps a dataset's rows with ``view.data(name, rows)``.
 """
-
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from types import ModuleType
 
-from . import acceptance as _acceptance
-from . import choice as _choice
-from . import speed as _speed
-from .common import DATA_DIR, ROOF, ROOF_URL, TABLE
+from . import acceptance, closed_form, decision, gamma, iteration, ladder, memory, roofline, sampler
+from .common import TABLE, data_url
 
-BUILDERS: dict[str, Callable[[], dict]] = {
-    "ladder": _speed.ladder,
-    "gamma": _speed.gamma,
-    "iteration": _speed.iteration,
-    "roofline": _speed.roofline,
-    "memory": _choice.memory,
-    "acceptance": _acceptance.acceptance,
-    "closed_form": _acceptance.closed_form,
-    "decision": _choice.decision,
-    "sampler": _acceptance.sampler,
-}
-CHART_NAMES: tuple[str, ...] = tuple(BUILDERS)
+CHARTS: dict[str, ModuleType] = {m.NAME: m for m in (ladder, gamma, iteration, roofline, memory, acceptance,
+                                                      closed_form, decision, sampler)}
+CHART_NAMES: tuple[str, ...] = tuple(CHARTS)
 
 
-def build_spec(name: str, drafter_labels: Mapping[str, str] | None = None) -> dict:
-    """The Vega-Lite spec (dict, data by URL) of chart `name`.
-
-    `drafter_labels` (manifest `labels.drafter`, key → display name) only affects the
-    decision chart's legend; the default matches ARCHITECTURE.md.
-    """
-    if name not in BUILDERS:
+def build_spec(name: str, context: dict) -> dict:
+    """The Vega-Lite spec of chart ``name`` (KeyError naming the known charts otherwise)."""
+    if name not in CHARTS:
         raise KeyError(f"unknown chart {name!r}; known: {', '.join(CHART_NAMES)}")
-    if name == "decision":
-        return _choice.decision(drafter_labels)
-    return BUILDERS[name]()
+    return CHARTS[name].spec(context)
 
 
-def build_specs(drafter_labels: Mapping[str, str] | None = None) -> dict[str, dict]:
-    """All charts' specs, `{name: spec}`, in the order of ARCHITECTURE.md's table."""
-    return {name: build_spec(name, drafter_labels) for name in CHART_NAMES}
+def datasets(name: str) -> tuple[str, ...]:
+    """The named datasets chart ``name`` reads."""
+    rows = CHARTS[name].ROWS
+    return tuple(rows) if rows else (TABLE,)
 
 
 def data_urls(name: str) -> dict[str, str]:
-    """The named datasets chart `name` loads, `{dataset name: URL relative to the site root}`."""
-    urls = {TABLE: f"{DATA_DIR}/{name}.json"}
-    if name == "roofline":
-        urls[ROOF] = ROOF_URL
-    return urls
+    """{dataset: URL relative to the site root} of chart ``name``."""
+    return {d: data_url(name, d) for d in datasets(name)}
 
 
-__all__ = ["BUILDERS", "CHART_NAMES", "build_spec", "build_specs", "data_urls"]
+__all__ = ["CHARTS", "CHART_NAMES", "build_spec", "datasets", "data_urls"]

@@ -1,8 +1,8 @@
-"""Shared pieces of the chart specs: data sources, palette, fonts, finishing touches.
+"""What the chart modules share: data sources, palette, fonts, titles, finishing touches.
 
-Colours here are mark colours only.  Text and axis colours are left to the light or
-dark Vega config the page applies at embed time, so every mark colour is picked to
-keep at least ~3:1 contrast against both white and near-black (#121212) backgrounds.
+Colours here are mark colours only. Text and axis colours are left to the light or dark Vega
+config the page applies at embed time, so every mark colour is picked to keep at least ~3:1
+contrast against both white and near-black (#121212) backgrounds.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import altair as alt
 
 DATA_DIR = "charts/data"
 TABLE = "table"
-ROOF = "roof"
-ROOF_URL = f"{DATA_DIR}/roofline-roof.json"
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
@@ -22,27 +20,20 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, s
 BLUE = "#3F7AD6"
 ORANGE = "#D4622A"
 TEAL = "#17A398"
-DEEP_TEAL = "#0E7C72"
 PURPLE = "#8E6BC8"
 GREY = "#6B7280"
 # Reference lines (1×, the roof, the ceiling): a neutral grey that reads on both backgrounds.
 REFERENCE = "#888888"
 
-# Darker variants for filled cells that carry white text (>= 4.3:1 against white).
-CELL_DRAFTER = {"qwen3-0.6b": "#3B6FB6", "qwen3-1.7b": "#7B5AA6", "ngram": "#17877D"}
-CELL_NONE = GREY
 
-DEFAULT_DRAFTER_LABELS = {"qwen3-0.6b": "Qwen3-0.6B", "qwen3-1.7b": "Qwen3-1.7B", "ngram": "n-gram"}
-
-
-def table(name: str) -> alt.UrlData:
-    """The state-dependent dataset of chart `name`: Vega dataset `table`, rows fetched by URL."""
-    return alt.UrlData(url=f"{DATA_DIR}/{name}.json", name=TABLE)
+def data_url(chart: str, dataset: str = TABLE) -> str:
+    """Where dataset ``dataset`` of chart ``chart`` is fetched from (relative to the site root)."""
+    return f"{DATA_DIR}/{chart}.json" if dataset == TABLE else f"{DATA_DIR}/{chart}-{dataset}.json"
 
 
-def roof() -> alt.UrlData:
-    """The roofline's static roof: Vega dataset `roof`."""
-    return alt.UrlData(url=ROOF_URL, name=ROOF)
+def source(chart: str, dataset: str = TABLE) -> alt.UrlData:
+    """A named dataset of chart ``chart``, its rows fetched by URL (the page swaps them by name)."""
+    return alt.UrlData(url=data_url(chart, dataset), name=dataset)
 
 
 def label_expr(labels: Mapping[str, str], field: str = "datum.label") -> str:
@@ -77,3 +68,33 @@ def finish(chart: alt.TopLevelMixin, name: str, description: str) -> dict:
     chart = chart.properties(description=description, usermeta={"chart": name, "description": description})
     chart = chart.configure(font=FONT).configure_title(anchor="start", subtitlePadding=4, fontSize=14)
     return chart.to_dict()
+
+
+def walk(dims, **row) -> dict:
+    """A rows declaration block: for every point of ``dims`` (the others at the state), one row."""
+    return {"walk": list(dims), "rows": [row]}
+
+
+def axis(dim: str) -> dict:
+    return {"axis": dim}
+
+
+def field(name: str) -> dict:
+    return {"field": name}
+
+
+def current(*dims: str) -> dict:
+    return {"current": list(dims)}
+
+
+def literal(value) -> dict:
+    return {"literal": value}
+
+
+def label(dim: str) -> dict:
+    return {"label": dim}
+
+
+def column(key: str, header: str, fmt: str | None = None) -> dict:
+    """A column of the chart's data table: the row key, its header, the format of its cells."""
+    return {"key": key, "header": header, "format": fmt}

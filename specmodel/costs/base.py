@@ -185,6 +185,10 @@ class CostModel:
         """One pass's time by part, {part: seconds}; the parts add up to the pass's time."""
         raise NotImplementedError
 
+    def roof(self, gpu: GPU) -> tuple[float, float]:
+        """(FLOP/s, bytes/s) the model's kernels reach at best: the roofline's roof."""
+        return gpu.achieved_flops_per_s, gpu.achieved_bytes_per_s
+
     # --- derived ---------------------------------------------------------------------------
 
     def forward_pass(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> PricedPasses:

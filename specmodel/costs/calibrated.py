@@ -61,6 +61,10 @@ class Calibrated(CostModel):
             c["flop_efficiency"] * gpu.peak_flops_per_s,
         )
 
+    def roof(self, gpu: GPU) -> tuple[float, float]:
+        r = self.rates(gpu)
+        return r.flops_per_s, r.weight_bytes_per_s
+
     def launch_floor_s(self, model: Architecture) -> float:
         """The shortest a pass of ``model`` can take: the CPU issuing its layers (s)."""
         return model.num_hidden_layers * self.constants["layer_launch_s"] + self.constants["pass_launch_s"]

@@ -21,13 +21,31 @@ def manifest() -> dict:
     return json.loads((SITE / "data" / "manifest.json").read_text(encoding="utf-8"))
 
 
+def _controls() -> list[dict]:
+    """The state fields a reader can change (more than one value), each with its URL key, which is
+    also its control's name."""
+    m = manifest()
+    return [s for s in m["state"] if len(m["axes"][s["name"]]) > 1]
+
+
+# The URL keys (and control names) of the state a reader can change.
+KEYS = tuple(s["key"] for s in _controls())
+
+
+def names_by_key() -> dict[str, str]:
+    """The state field each URL query key sets."""
+    return {s["key"]: s["name"] for s in manifest()["state"]}
+
+
 def state_for(query: str) -> dict:
     """The defaults with the keys of `query` ("batch=64&…", valid values only) applied."""
     m = manifest()
     state = dict(m["defaults"])
+    names = names_by_key()
     for key, raw in parse_qsl(query.lstrip("?")):
-        axis = m["axes"][key]
-        state[key] = type(axis[0])(raw) if isinstance(axis[0], (int, float)) else raw
+        name = names[key]
+        axis = m["axes"][name]
+        state[name] = type(axis[0])(raw) if isinstance(axis[0], (int, float)) else raw
     return state
 
 
@@ -73,6 +91,8 @@ def mismatches(page, state: dict) -> list[str]:
     shown = page_readouts(page)
     assert len(shown) >= 15, f"expected the simulation's readouts, found {sorted(shown)}"
     for key, text in shown.items():
+        if key not in model:
+            continue  # a page field that is not one of specmodel's readouts (the GPU's memory, …)
         expected = model[key]
         got = json.loads(text)
         if isinstance(expected, (list, tuple)):
@@ -87,17 +107,15 @@ def mismatches(page, state: dict) -> list[str]:
 
 
 def control_values(page) -> dict[str, str]:
-    """What each control shows, as an axis value (ranges over indices mapped back to values)."""
+    """What each control shows (raw), by state field."""
     return page.evaluate(
-        """() => {
+        """(controls) => {
           const form = document.querySelector('#simulation form');
           const out = {};
-          for (const key of ['batch','context','drafter','gamma','alpha','acceptance','workload']) {
-            const el = form.elements.namedItem(key);
-            out[key] = el.value;
-          }
+          for (const {name, key} of controls) out[name] = form.elements.namedItem(key).value;
           return out;
-        }"""
+        }""",
+        _controls(),
     )
 
 
@@ -106,9 +124,9 @@ def controls_state(page) -> dict:
 
 
 def state_of_controls(raw: dict[str, str]) -> dict:
-    """control_values() as axis values."""
+    """control_values() as axis values; a field without a control is at its default."""
     m = manifest()
-    state = {}
+    state = dict(m["defaults"])
     for key, value in raw.items():
         axis = m["axes"][key]
         if key in ("batch", "context"):
@@ -124,13 +142,10 @@ def current_query(page) -> str:
     return page.evaluate("() => location.search")
 
 
-KEYS = ("batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload")
-
-
 def query_of(state: dict) -> str:
-    """What the page writes to the URL for `state`: non-default keys in a fixed order."""
-    defaults = manifest()["defaults"]
-    pairs = [(k, str(state[k])) for k in KEYS if state[k] != defaults[k]]
+    """What the page writes to the URL for `state`: non-default keys in the manifest's order."""
+    m = manifest()
+    pairs = [(s["key"], str(state[s["name"]])) for s in m["state"] if state[s["name"]] != m["defaults"][s["name"]]]
     return "?" + urlencode(pairs) if pairs else ""
 
 

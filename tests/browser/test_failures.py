@@ -28,11 +28,10 @@ BROKEN_SPEC = "closed_form"  # its spec is missing: picture and note for good
 
 
 def _shard(site: Path, alpha: float) -> Path:
+    from generator.site_data import file_path
+
     m = manifest()
-    d = m["defaults"]
-    return site / "data" / m["shards"]["pattern"].format(
-        acceptance=d["acceptance"], workload=d["workload"], alpha_index=m["axes"]["alpha"].index(alpha)
-    )
+    return site / "data" / file_path("shard", {**m["defaults"], "alpha": alpha}, m["axes"])
 
 
 def _set_version(path: Path, version: str) -> None:
@@ -117,7 +116,7 @@ def test_broken_data_files_are_reported_in_place_and_the_page_recovers(new_conte
     default_tables = {name: chart["rows"] for name, chart in _charts(page).items()}
     notes = page.locator("#simulation [data-notes]")
 
-    for alpha, reason in ((MISSING, "HTTP 404"), (CORRUPT, "could not be loaded or read"), (FOREIGN, "model version")):
+    for alpha, reason in ((MISSING, "HTTP 404"), (CORRUPT, "could not be loaded or read"), (FOREIGN, "data version")):
         _move_alpha(page, alpha)
         notes.wait_for(state="visible")
         text = notes.inner_text()
@@ -177,7 +176,7 @@ def test_data_of_a_newer_build_than_the_page_is_refused(new_context, updated_url
     notes = page.locator("#simulation [data-notes]")
     notes.wait_for(state="visible")
     text = notes.inner_text()
-    assert "model version" in text and "Reload" in text, text
+    assert "data version" in text and "Reload" in text, text
     page_version = page.locator("[data-model-version]").get_attribute("data-model-version")
     assert page_version == manifest()["model_version"] and page_version in text
     # Every chart keeps its picture, with a note; none shows the other build's data.
@@ -190,5 +189,5 @@ def test_data_of_a_newer_build_than_the_page_is_refused(new_context, updated_url
     # The readouts are the build's (the defaults, whatever the URL says), and nothing of the
     # other build was fetched beyond the manifest.
     assert mismatches(page, manifest()["defaults"]) == []
-    assert not [url for url in requests if "/data/core.json" in url or "/data/shards/" in url]
+    assert not [url for url in requests if "/data/" in url and "/charts/data/" not in url and "/data/manifest.json" not in url]
     assert page.locator("#simulation input[name=batch]").is_disabled()

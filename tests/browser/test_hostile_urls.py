@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, quote
 
 import pytest
 
-from .site_helpers import CSP_WATCH, KEYS, manifest, query_of, state_of_controls, wait_rendered
+from .site_helpers import CSP_WATCH, KEYS, manifest, names_by_key, query_of, state_of_controls, wait_rendered
 
 pytestmark = pytest.mark.browser
 
@@ -154,16 +154,18 @@ def expected(query: str) -> tuple[dict, int]:
     m = manifest()
     state, notes = dict(m["defaults"]), 0
     pairs = parse_qsl(query, keep_blank_values=True)
+    names = names_by_key()
     for key in KEYS:
         raws = [v for k, v in pairs if k == key]
         if not raws:
             continue
         notes += len(raws) > 1
-        axis, text = m["axes"][key], raws[-1].strip(JS_SPACE)
+        name = names[key]
+        axis, text = m["axes"][name], raws[-1].strip(JS_SPACE)
         if isinstance(axis[0], str):
             match = [v for v in axis if v.lower() == text.lower()]
             if match:
-                state[key] = match[0]
+                state[name] = match[0]
             else:
                 notes += 1
             continue
@@ -174,7 +176,7 @@ def expected(query: str) -> tuple[dict, int]:
         clamped = min(axis[-1], max(axis[0], x))
         value = _snap(axis, clamped, key in GEOMETRIC)
         notes += clamped != x or abs(value - x) > 1e-9 * max(1, abs(x))
-        state[key] = value
+        state[name] = value
     return state, notes
 
 
@@ -188,7 +190,7 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     page.goto("/")
     results = page.evaluate(
         """async (queries) => {
-          const { parseQuery, serializeQuery } = await import('/javascripts/state.js');
+          const { parseQuery, serializeQuery } = await import('/javascripts/core/url-state.js');
           const manifest = await (await fetch('/data/manifest.json')).json();
           return queries.map((q) => {
             const { state, notes } = parseQuery(q, manifest);
@@ -204,7 +206,7 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
         label = query[:60]
         if got["state"] != state:
             problems.append(f"{label}: state {got['state']} != {state}")
-        if any(got["state"][k] not in m["axes"][k] for k in KEYS):
+        if any(got["state"][name] not in m["axes"][name] for name in m["defaults"]):
             problems.append(f"{label}: off the grid: {got['state']}")
         if len(got["notes"]) != notes:
             problems.append(f"{label}: {len(got['notes'])} notes, expected {notes}: {got['notes']}")
@@ -275,7 +277,7 @@ def test_hostile_urls_in_the_real_page(page, page_log):
     assert baseline["suspicious"] == [] and baseline["csp"] == [] and not baseline["ran"]
     parsed = page.evaluate(
         """async (queries) => {
-          const { parseQuery } = await import('/javascripts/state.js');
+          const { parseQuery } = await import('/javascripts/core/url-state.js');
           const manifest = await (await fetch('/data/manifest.json')).json();
           return queries.map((q) => parseQuery(q, manifest).notes);
         }""",

@@ -292,7 +292,7 @@ def test_url_parsing_and_serialising(page, page_log):
     page.goto("/")
     results = page.evaluate(
         """async (queries) => {
-          const { parseQuery, serializeQuery } = await import(new URL('javascripts/state.js', document.baseURI).href);
+          const { parseQuery, serializeQuery } = await import(new URL('javascripts/core/url-state.js', document.baseURI).href);
           const manifest = await (await fetch(new URL('data/manifest.json', document.baseURI))).json();
           return queries.map((q) => {
             const { state, notes } = parseQuery(q, manifest);

@@ -143,24 +143,18 @@ def test_screenshots(new_context, artifacts, width, scheme):
 
 
 def _python_tables(query: str) -> dict[str, list[list[str]]]:
-    """Every state chart's rows at `query` by generator/chart_rows.py, as its data table writes them."""
+    """Every state chart's data table at `query` as generator/chart_rows.py writes it."""
     from generator import chart_rows
-    from generator.axes import shard_path
-    from generator.rounding import sig
+    from generator.charts import CHARTS
+    from generator.site_model import SiteModel
+    from specmodel import default_catalog
 
-    from .site_helpers import SITE, manifest
-
-    def load(path):
-        return json.loads((SITE / "data" / path).read_text(encoding="utf-8"))
-
-    m = manifest()
+    site = SiteModel(default_catalog())
     state = state_for(query)
-    core = load(m["core"])
-    shard = load(shard_path(state["acceptance"], state["workload"], m["axes"]["alpha"].index(state["alpha"])))
     tables = {}
     for name in ("ladder", "gamma", "iteration", "roofline", "acceptance", "closed_form", "decision"):
-        rows = chart_rows.rows_for(name, state, m, core, shard)
-        tables[name] = [[str(sig(v)) if isinstance(v, float) else str(v) for v in row.values()] for row in rows]
+        rows = chart_rows.chart_datasets(name, state, site)["table"]
+        tables[name] = [[chart_rows.cell_text(row[c["key"]], c["format"]) for c in CHARTS[name].COLUMNS] for row in rows]
     return tables
 
 
@@ -175,7 +169,7 @@ def test_charts_and_their_tables_follow_the_state_as_python_computes_them(page, 
     on_page = [name for name in expected if page.locator(f"#figure-{name} details.spec-table").count()]
     assert "ladder" in on_page
     # Tables are rewritten on the animation frame after the state is shown.
-    page.wait_for_function(f"name => ({read})(name).some(row => row.includes('True') && row[0] === '64')", arg="ladder")
+    page.wait_for_function(f"name => ({read})(name).join() === {json.dumps(','.join(','.join(r) for r in expected['ladder']))}", arg="ladder")
     for name in on_page:
         assert page.evaluate(read, name) == expected[name], name
 

@@ -2,7 +2,7 @@
 // (specmodel/vllm.py). The generator stores both pre-formatted by Python, field by field, so the
 // page assembles the line and never re-derives a number; the labels and their order are those
 // of vLLM's SpecDecodingLogging.log().
-import { lookup } from "./data.js";
+import { lookup } from "../core/data.js";
 
 export function configFlag(data, state) {
   return lookup(data, "speculative_config", state);

@@ -1,7 +1,11 @@
 // URL query <-> simulation state. Pure: no DOM, no fetch, so it can be reasoned about (and
-// tested) on its own. `axes` and `defaults` are the manifest's; a state holds axis *values*.
+// tested) on its own. `axes`, `defaults` and `state` (the state fields, in URL order, each with
+// its query key) are the manifest's; a state holds axis *values*, by field name.
 
-export const KEYS = ["batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload"];
+// The state fields in URL order.
+export function stateNames(manifest) {
+  return manifest.state.map((s) => s.name);
+}
 
 // Longer values are not a number or a name anyone typed; refuse them before parsing.
 const MAX_VALUE_LENGTH = 32;
@@ -59,15 +63,15 @@ function describe(key, value, labels) {
 
 // One axis value from one raw query value: {value} or {value, note} (the value is then a
 // correction or the default).
-function parseValue(key, raw, axes, defaults, labels) {
-  const values = axes[key];
-  const fallback = defaults[key];
+function parseValue(name, key, raw, axes, defaults, labels) {
+  const values = axes[name];
+  const fallback = defaults[name];
   const reject = (why) => ({
     value: fallback,
-    note: `${key}=${shown(raw)} ${why}; using ${describe(key, fallback, labels)}.`,
+    note: `${key}=${shown(raw)} ${why}; using ${describe(name, fallback, labels)}.`,
   });
   // "?batch" or "?batch=": nothing to quote back.
-  if (raw.trim() === "") return { value: fallback, note: `${key} has no value; using ${describe(key, fallback, labels)}.` };
+  if (raw.trim() === "") return { value: fallback, note: `${key} has no value; using ${describe(name, fallback, labels)}.` };
   if (isNumericAxis(values)) {
     const x = parseNumber(raw);
     if (x === null) return reject("is not a number the simulation can use");
@@ -92,11 +96,12 @@ function parseValue(key, raw, axes, defaults, labels) {
   return { value };
 }
 
-export function defaultState(axes, defaults) {
+export function defaultState(manifest) {
+  const { axes, defaults } = manifest;
   const state = {};
-  for (const key of KEYS) {
-    const d = defaults[key];
-    state[key] = isNumericAxis(axes[key]) ? snap(axes[key], d) : d;
+  for (const name of stateNames(manifest)) {
+    const d = defaults[name];
+    state[name] = isNumericAxis(axes[name]) ? snap(axes[name], d) : d;
   }
   return state;
 }
@@ -104,33 +109,34 @@ export function defaultState(axes, defaults) {
 // Parse a query string ("?batch=64&…", with or without "?") into a complete, valid state.
 // Unknown keys are ignored; on a repeated key the last value wins. Returns {state, notes}, notes
 // being plain-text sentences for the reader (never HTML).
-export function parseQuery(query, { axes, defaults, labels }) {
-  const state = defaultState(axes, defaults);
+export function parseQuery(query, manifest) {
+  const { axes, defaults, labels } = manifest;
+  const state = defaultState(manifest);
   const notes = [];
   const params = new URLSearchParams(query);
-  for (const key of KEYS) {
+  for (const { name, key } of manifest.state) {
     const all = params.getAll(key);
     if (all.length === 0) continue;
     const raw = all[all.length - 1];
     if (all.length > 1) notes.push(`${key} appears ${all.length} times; using the last one.`);
-    const { value, note } = parseValue(key, raw, axes, defaults, labels);
-    state[key] = value;
+    const { value, note } = parseValue(name, key, raw, axes, defaults, labels);
+    state[name] = value;
     if (note) notes.push(note);
   }
   return { state, notes };
 }
 
 // Only keys that differ from the defaults, in a fixed order, so equal states give equal URLs.
-export function serializeQuery(state, { axes, defaults }) {
-  const base = defaultState(axes, defaults);
+export function serializeQuery(state, manifest) {
+  const base = defaultState(manifest);
   const params = new URLSearchParams();
-  for (const key of KEYS) {
-    if (state[key] !== base[key]) params.set(key, String(state[key]));
+  for (const { name, key } of manifest.state) {
+    if (state[name] !== base[name]) params.set(key, String(state[name]));
   }
   const query = params.toString();
   return query ? `?${query}` : "";
 }
 
 export function sameState(a, b) {
-  return KEYS.every((key) => a[key] === b[key]);
+  return Object.keys(a).every((name) => a[name] === b[name]) && Object.keys(b).every((name) => name in a);
 }

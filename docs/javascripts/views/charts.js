@@ -1,8 +1,8 @@
 // Interactive charts: every <div class="spec-chart" data-chart="name" data-spec="charts/…">
-// gets a Vega view in place of its static <img>; state changes swap the `table` dataset.
+// gets a Vega view in place of its static <img>; state changes swap its named datasets.
 // If the bundle, the spec or its data cannot be loaded, or the state's data files, the static
 // picture (the default state) stands in, with a note.
-import { siteRoot } from "./data.js";
+import { siteRoot } from "../core/data.js";
 import { restoreTable, updateTable } from "./tables.js";
 
 // Axis, legend and title colours are the page's text colour (currentColor: spec.css sets
@@ -102,10 +102,11 @@ class Chart {
     }
   }
 
-  async update(rows) {
-    this.rows = rows;
+  // datasets: {name: rows}; columns: the data table's (manifest "charts").
+  async update(datasets, columns) {
+    this.rows = datasets;
     this.missing = null;
-    updateTable(this.el, rows); // also when the view failed: the table is the text alternative
+    updateTable(this.el, datasets.table, columns); // also when the view failed: the table is the text alternative
     if (this.result) {
       try {
         await this.apply();
@@ -118,7 +119,9 @@ class Chart {
   }
 
   apply() {
-    return this.result.view.data("table", this.rows).runAsync();
+    const view = this.result.view;
+    for (const [name, rows] of Object.entries(this.rows)) view.data(name, rows);
+    return view.runAsync();
   }
 
   // The view cannot be made or run: the static picture stays, for good.
@@ -183,7 +186,7 @@ function finalizeDetached() {
   }
 }
 
-// The page's data belongs to another build than the page (sim.js): no chart may show it, and
+// The page's data belongs to another build than the page (page.js): no chart may show it, and
 // the specs' data URLs would load it. Every chart keeps its picture, with why.
 export function stopCharts(reason) {
   for (const chart of charts.values()) {
@@ -204,8 +207,8 @@ export function mountCharts(root) {
 
 let pendingRows = null;
 
-// rowsFor(chartName) → rows, or null for a chart whose data never change. A dragged slider
-// fires many input events per frame: only the last state of each frame reaches the views.
+// rowsFor(chartName) → {datasets, columns}, or null for a chart whose data never change. A dragged
+// slider fires many input events per frame: only the last state of each frame reaches the views.
 // Charts inside the simulation (the ladder) update at once, so the reader sees them move with
 // the readouts; the essay's charts further down are batched to the next frame. The promise
 // settles when the simulation's charts show the new rows.
@@ -221,14 +224,14 @@ export function updateCharts(rowsFor) {
 }
 
 function applyRows(chart, rowsFor) {
-  let rows;
+  let found;
   try {
-    rows = rowsFor(chart.name);
+    found = rowsFor(chart.name);
   } catch (error) {
     chart.unavailable(error.message);
     return Promise.resolve();
   }
-  return rows ? chart.update(rows) : Promise.resolve();
+  return found ? chart.update(found.datasets, found.columns) : Promise.resolve();
 }
 
 function flushRows() {

@@ -1,0 +1,49 @@
+// Number formatting: the format table is the build's (generator/formats.py, in the manifest's
+// "formats"), so the prose, the build-time readouts and the script write the same text for the
+// same value. Python's format() rounds the exact binary value half to even; toFixed() rounds
+// exact ties away from zero: fixed() below does what Python does.
+
+let FORMATS = {};
+
+// The manifest's format table; until it is set, nothing can be written.
+export function useFormats(formats) {
+  FORMATS = formats ?? {};
+}
+
+// Python's f"{x:.{d}f}" for finite x.
+export function fixed(x, d) {
+  const text = Math.abs(x).toFixed(d);
+  // toFixed(100) is the exact decimal expansion for every value we show: a tie is a 5 followed
+  // only by zeros right after the kept digits.
+  const exact = Math.abs(x).toFixed(100);
+  const point = exact.indexOf(".");
+  const rest = exact.slice(point + 1 + d);
+  let out = text;
+  if (/^50*$/.test(rest)) {
+    const kept = exact.slice(0, point + 1 + d).replace(/\.$/, "");
+    const last = Number(kept[kept.length - 1]);
+    if (last % 2 === 0) out = kept; // half-to-even: stay on the even digit
+  }
+  return x < 0 || Object.is(x, -0) ? `-${out}` : out;
+}
+
+function group(text) {
+  const [whole, fraction] = text.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+}
+
+function number(spec, value) {
+  // The same operations in the same order as formats.py: multiply, then divide.
+  const x = (Number(value) * (spec.scale ?? 1)) / (spec.divide ?? 1);
+  const text = fixed(x, spec.decimals);
+  return (spec.group ? group(text) : text) + (spec.suffix ?? "");
+}
+
+export function format(kind, value) {
+  const spec = FORMATS[kind];
+  if (!spec) throw new Error(`unknown number format "${kind}"`);
+  if ("true" in spec) return value ? spec.true : spec.false;
+  if ("join" in spec) return value.map((v) => number(spec, v)).join(spec.join);
+  return number(spec, value);
+}

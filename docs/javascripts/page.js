@@ -1,0 +1,331 @@
+// One page's interactive state, composed of small views. The state lives in one store; the URL,
+// the controls, the loader and every view of the numbers (readouts, live prose numbers, token
+// row, vLLM lines, charts, notes, the spoken summary) watch it and update their own part.
+// Pages without a simulation still get their charts and live numbers for the state in their URL.
+import { DataError, loadManifest, loadState, lookup, prefetch } from "./core/data.js";
+import { useFormats } from "./core/format.js";
+import { datasetsFor, followsState } from "./core/rows.js";
+import { Store } from "./core/store.js";
+import { parseQuery, sameState, serializeQuery } from "./core/url-state.js";
+import { mountAnnouncer } from "./views/announce.js";
+import { mountCharts, stopCharts, updateCharts } from "./views/charts.js";
+import { mountControls } from "./views/controls.js";
+import { showNotes } from "./views/notes.js";
+import { clearReadouts, renderReadouts } from "./views/readouts.js";
+import { renderTokenRow } from "./views/tokens.js";
+import { configFlag, engineLogLine } from "./views/vllm.js";
+
+let page = null;
+
+// The theme makes every link absolute when a page loads, with the query the page had then (a
+// hostile one too, before the page corrected it). Links to this page (the table of contents,
+// "skip to content") follow the URL the page now has, so following or copying one keeps the
+// reader's state. Explorable links carry a state of their own.
+function relinkThisPage() {
+  for (const link of document.querySelectorAll("a[href]:not(.explore)")) {
+    if (link.origin === location.origin && link.pathname === location.pathname) link.search = location.search;
+  }
+}
+
+class Page {
+  constructor(manifest, sim) {
+    this.manifest = manifest;
+    this.sim = sim;
+    this.pathname = location.pathname;
+    this.hash = location.hash; // as of our last URL write: see ownsPopState
+    this.committed = null; // what the current history entry's URL says, as of the last commit
+    this.loads = 0;
+    // The state shown (or being loaded), and the numbers on screen: {state, data} or {state, error}.
+    this.state$ = new Store(null, (a, b) => a !== null && b !== null && sameState(a, b));
+    this.shown$ = new Store(null);
+    this.controls = null;
+    this.announcer = null;
+  }
+
+  start() {
+    const { state, notes } = parseQuery(location.search, this.manifest);
+    showNotes(this.sim, notes);
+    this.committed = state;
+    if (this.sim) this.mountSimulation();
+    this.state$.subscribe((s) => this.load(s));
+    this.shown$.subscribe((shown) => this.render(shown));
+    // A corrected URL is rewritten, so a link copied from the address bar is the state shown.
+    if (notes.length > 0 && this.sim) this.replaceUrl(state);
+    this.state$.set(state);
+  }
+
+  mountSimulation() {
+    this.announcer = mountAnnouncer(this.sim, this.manifest);
+    this.controls = mountControls(this.sim, this.manifest, {
+      onMove: (state) => {
+        this.state$.set(state, { source: "controls" });
+        this.replaceUrl(state);
+      },
+      onCommit: (state) => {
+        this.state$.set(state, { source: "controls" });
+        showNotes(this.sim, []);
+        this.pushUrl(state);
+        this.announcer.soon();
+      },
+    });
+    this.state$.subscribe((state) => this.controls.show(state));
+    this.sim.querySelector("[data-action=reset]")?.addEventListener("click", () => this.go(""));
+    this.sim.querySelector("[data-action=copy-link]")?.addEventListener("click", () => this.copyLink());
+  }
+
+  detach() {
+    this.announcer?.stop();
+    this.loads += 1; // drop any load still in flight
+  }
+
+  // --- URL -------------------------------------------------------------------------------
+
+  url(state) {
+    return location.pathname + serializeQuery(state, this.manifest) + location.hash;
+  }
+
+  // The theme keeps the scroll offset in history.state: pass it on, or back/forward jumps to the top.
+  replaceUrl(state) {
+    history.replaceState(history.state, "", this.url(state));
+    this.hash = location.hash;
+    relinkThisPage();
+  }
+
+  // A new history entry for `state`; the entry being left gets back the URL it was committed
+  // with (replaceState may have moved it along with a dragged slider).
+  pushUrl(state) {
+    if (sameState(state, this.committed)) {
+      this.replaceUrl(state);
+      return;
+    }
+    this.replaceUrl(this.committed);
+    history.pushState(history.state, "", this.url(state));
+    this.hash = location.hash;
+    this.committed = state;
+    relinkThisPage();
+  }
+
+  // A state from outside the controls: an explorable link, reset, back/forward.
+  go(query, { scroll = false } = {}) {
+    const { state, notes } = parseQuery(query, this.manifest);
+    showNotes(this.sim, notes);
+    this.pushUrl(state);
+    this.state$.set(state, { source: "link" });
+    this.announcer?.soon();
+    if (scroll && this.sim) {
+      const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+      this.sim.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+      this.sim.focus({ preventScroll: true });
+    }
+  }
+
+  // Still on screen: the theme replaces the content before it announces the next page, and
+  // an old page must not act on (or claim) events meanwhile.
+  isShown() {
+    return (this.sim ?? document.body).isConnected && location.pathname === this.pathname;
+  }
+
+  // Back/forward to another state of this page: its query changed, its hash did not. Landing
+  // on the URL we already show means the theme started a navigation away from here that the
+  // reader is cancelling, and the theme must see that.
+  ownsPopState() {
+    const shown = serializeQuery(this.committed, this.manifest);
+    return this.sim !== null && location.hash === this.hash && location.search !== shown;
+  }
+
+  onPopState() {
+    this.hash = location.hash;
+    relinkThisPage();
+    const { state, notes } = parseQuery(location.search, this.manifest);
+    showNotes(this.sim, notes);
+    this.committed = state;
+    this.state$.set(state, { source: "history" });
+    this.announcer?.soon();
+  }
+
+  onExploreClick(event, link) {
+    if (!this.sim || link.pathname !== location.pathname) return;
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    // Ours alone: the theme's instant navigation would otherwise fetch the page again.
+    event.preventDefault();
+    event.stopPropagation();
+    this.go(link.search, { scroll: true });
+  }
+
+  async copyLink() {
+    const url = new URL(this.url(this.state$.get()), location.href);
+    url.hash = "simulation";
+    const status = this.sim.querySelector("[data-copied]");
+    try {
+      await navigator.clipboard.writeText(url.href);
+      status.textContent = "Link copied.";
+    } catch {
+      // No clipboard permission: show the link so it can be copied by hand.
+      status.textContent = `Copy this link: ${url.href}`;
+    }
+  }
+
+  // --- loading ---------------------------------------------------------------------------
+
+  async load(state) {
+    const load = ++this.loads;
+    this.sim?.setAttribute("aria-busy", "true");
+    this.announcer?.shown(state, null);
+    let shown;
+    try {
+      shown = { state, data: await loadState(this.manifest, state) };
+    } catch (error) {
+      shown = { state, error };
+    }
+    if (load !== this.loads) return; // a newer state was asked for meanwhile
+    this.shown$.set(shown);
+    if (shown.data) prefetch(this.manifest, this.neighbours(state));
+  }
+
+  // The states one α step away (their shards are the next a slider move needs).
+  neighbours(state) {
+    const alphas = this.manifest.axes.alpha;
+    const i = alphas.indexOf(state.alpha);
+    return [i - 1, i + 1].filter((j) => j >= 0 && j < alphas.length).map((j) => ({ ...state, alpha: alphas[j] }));
+  }
+
+  // --- showing the numbers ---------------------------------------------------------------
+
+  render(shown) {
+    if (shown.error) {
+      this.showError(shown.error);
+      return;
+    }
+    const { state, data } = shown;
+    try {
+      renderReadouts(document.body, data, state);
+    } catch (error) {
+      this.showError(error);
+      return;
+    }
+    const chartsDone = updateCharts((chart) => {
+      const datasets = datasetsFor(chart, data, state);
+      return datasets && { datasets, columns: data.manifest.charts[chart].columns };
+    });
+    if (this.sim) {
+      // Which state the readouts show ("" = the defaults): for tests, and for anyone inspecting.
+      this.sim.dataset.rendered = serializeQuery(state, this.manifest);
+      this.sim.removeAttribute("aria-busy");
+      const warning = this.sim.querySelector("[data-warning=memory]");
+      if (warning) warning.hidden = Boolean(lookup(data, "fits_in_memory", state));
+      const row = this.sim.querySelector("[data-token-row]");
+      if (row) renderTokenRow(row, lookup(data, "token_row", state), data.manifest.contract);
+      const config = this.sim.querySelector("[data-vllm=config]");
+      if (config) config.textContent = configFlag(data, state);
+      const log = this.sim.querySelector("[data-vllm=log]");
+      if (log) log.textContent = engineLogLine(data, state);
+      this.announcer.shown(state, {
+        speedup: lookup(data, "speedup", state),
+        spec_tokens_per_s: lookup(data, "spec_tokens_per_s", state),
+        plain_tokens_per_s: lookup(data, "plain_tokens_per_s", state),
+      });
+    }
+    // For `make bench` and anyone scripting the page: the readouts and the simulation's charts
+    // now show `state`.
+    chartsDone.then(() =>
+      document.dispatchEvent(new CustomEvent("spec:rendered", { detail: { query: this.sim?.dataset.rendered } })),
+    );
+  }
+
+  // The current state's data did not load (a file missing, unreadable or of another build).
+  // Nothing of an earlier state may stay on screen as this one's: readouts show a dash, the
+  // charts that follow the state their default picture, and the note says why. The controls
+  // keep working: another state whose files load shows again.
+  showError(error) {
+    const reason = error instanceof DataError ? error.message : `Unexpected error: ${error.message}`;
+    clearReadouts(document.body);
+    updateCharts((chart) => {
+      if (followsState(this.manifest, chart)) throw error;
+      return null;
+    });
+    if (this.sim) {
+      delete this.sim.dataset.rendered;
+      this.sim.removeAttribute("aria-busy");
+      this.sim.querySelector("[data-token-row]")?.replaceChildren();
+      for (const el of this.sim.querySelectorAll("[data-vllm]")) el.textContent = "—";
+      const warning = this.sim.querySelector("[data-warning=memory]");
+      if (warning) warning.hidden = true;
+    }
+    showNotes(this.sim, [`The numbers for these settings could not be loaded: ${reason} Other settings may still work.`], {
+      error: true,
+    });
+  }
+}
+
+// The simulation cannot run: its controls are disabled (moving them would change nothing) and
+// the note says why. The build's numbers, for the starting settings, stay.
+function showSetupError(sim, message) {
+  if (!sim) return;
+  for (const control of sim.querySelectorAll("form input, form select")) control.disabled = true;
+  showNotes(sim, [`${message} The numbers shown are for the starting settings.`], { error: true });
+}
+
+// The build writes its data version into every page; the prose, pictures and tables are of
+// that build. Data of another one would contradict them: refuse it.
+function versionMismatch(manifest) {
+  const built = document.querySelector("[data-model-version]")?.dataset.modelVersion;
+  if (!built || built === manifest.model_version) return null;
+  return (
+    `This page was built with data version ${built}, but the site's data is now version ` +
+    `${manifest.model_version}: the site was updated after this page was loaded. Reload the page.`
+  );
+}
+
+let setups = 0;
+
+// Runs on first load and after every instant navigation.
+export async function setupPage() {
+  const setup = ++setups;
+  page?.detach();
+  page = null;
+  const sim = document.querySelector(".spec-sim#simulation");
+  const article = document.querySelector("article") ?? document.body;
+  mountCharts(document.body);
+  const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
+  if (!needsData) return;
+  let manifest;
+  try {
+    manifest = await loadManifest();
+  } catch (error) {
+    if (setup === setups) showSetupError(sim, `The simulation's data could not be loaded (${error.message}).`);
+    return;
+  }
+  if (setup !== setups) return; // the reader navigated on while the manifest loaded
+  const mismatch = versionMismatch(manifest);
+  if (mismatch) {
+    stopCharts("the site was updated after this page was loaded; reload the page");
+    showSetupError(sim, mismatch);
+    return;
+  }
+  useFormats(manifest.formats);
+  const current = new Page(manifest, sim);
+  page = current;
+  // Bubbling reaches the article before the theme's listener on <body>, so stopping it here
+  // keeps instant navigation out of a same-page state change.
+  article.addEventListener("click", (event) => {
+    const link = event.target.closest?.("a.explore");
+    if (link && page === current) current.onExploreClick(event, link);
+  });
+  current.start();
+}
+
+let installed = false;
+
+export function installHistory() {
+  if (installed) return;
+  installed = true;
+  // Returns whether the event was ours alone (see history-guard.js).
+  const onPopState = () => {
+    if (!page || !page.isShown()) return false; // another page: the theme navigates
+    const ours = page.ownsPopState();
+    page.onPopState(); // after a hash change the theme scrolls, but the state still follows the URL
+    return ours;
+  };
+  if (window.__specPopstate) window.__specPopstate.handler = onPopState;
+  else window.addEventListener("popstate", onPopState);
+}

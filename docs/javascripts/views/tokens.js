@@ -1,0 +1,34 @@
+// The token row: one sample pass per line, one cell per token. The kinds of each pass come from
+// the data (the build chose the passes); their symbols and the sentences a screen reader hears
+// are the manifest's (generator/contract.py), as the build wrote them into the page.
+
+function sentence(templates, number, kinds) {
+  const counts = {
+    pass: number,
+    accepted: [...kinds].filter((k) => k === "a").length,
+    gamma: kinds.length - 1,
+    discarded: [...kinds].filter((k) => k === "d").length,
+  };
+  const which = kinds.endsWith("b") ? "bonus" : counts.discarded ? "discarded" : "rejected";
+  return templates[which].replace(/\{(\w+)\}/g, (_, name) => String(counts[name]));
+}
+
+export function renderTokenRow(list, passes, contract) {
+  const items = passes.map((kinds, i) => {
+    const li = document.createElement("li");
+    li.className = "spec-tokens__iteration";
+    const text = document.createElement("span");
+    text.className = "spec-visually-hidden";
+    text.textContent = sentence(contract.token_sentences, i + 1, kinds);
+    li.append(text);
+    for (const k of kinds) {
+      const cell = document.createElement("span");
+      cell.className = `spec-token spec-token--${contract.token_kinds[k].kind}`;
+      cell.setAttribute("aria-hidden", "true");
+      cell.textContent = contract.token_kinds[k].symbol;
+      li.append(cell);
+    }
+    return li;
+  });
+  list.replaceChildren(...items);
+}

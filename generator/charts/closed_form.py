@@ -1,0 +1,38 @@
+"""Leviathan et al.'s Eq. 1: expected tokens per iteration against γ, and its ceiling."""
+from __future__ import annotations
+
+import altair as alt
+
+from .common import BLUE, REFERENCE, axis, column, field, finish, source, title, walk
+
+NAME = "closed_form"
+DESCRIPTION = ("Line chart of the expected number of tokens produced per iteration against γ from 1 to 20 at "
+               "the current acceptance rate α, approaching the dashed ceiling 1/(1−α).")
+ROWS = {"table": [walk(["gamma_cf"], gamma=axis("gamma_cf"), expected_tokens=field("expected_tokens"),
+                       ceiling=field("ceiling"))]}
+COLUMNS = [column("gamma", "γ", "int"), column("expected_tokens", "expected tokens per iteration", "num3"),
+           column("ceiling", "ceiling 1/(1−α)", "num3")]
+HEIGHT = 240
+
+
+def spec(context: dict) -> dict:
+    base = alt.Chart(source(NAME))
+    x = alt.X("gamma:Q", title="draft tokens per iteration, γ", scale=alt.Scale(domain=[1, 20], nice=False),
+              axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y("expected_tokens:Q", title="expected tokens per iteration", scale=alt.Scale(zero=True))
+    line = base.mark_line(color=BLUE, strokeWidth=2, point=alt.OverlayMarkDef(filled=True, size=30)).encode(
+        x=x, y=y,
+        tooltip=[alt.Tooltip("gamma:Q", title="γ"),
+                 alt.Tooltip("expected_tokens:Q", title="expected tokens", format=".3~f"),
+                 alt.Tooltip("ceiling:Q", title="ceiling 1/(1−α)", format=".3~f")],
+    )
+    # Every row carries the same ceiling; the mean collapses them into one rule.
+    ceiling = base.mark_rule(color=REFERENCE, strokeWidth=1.5, strokeDash=[6, 4]).encode(y="mean(ceiling):Q")
+    note = base.mark_text(align="right", baseline="bottom", dy=-4, x="width", color=REFERENCE,
+                          fontWeight="bold", text="ceiling 1/(1−α)").encode(y="mean(ceiling):Q")
+    chart = alt.layer(ceiling, line, note).properties(
+        width="container", height=HEIGHT,
+        title=title("Expected tokens per iteration saturate", "(1 − α^(γ+1)) / (1 − α) (Leviathan et al. 2023,",
+                    "Eq. 1) approaches 1/(1−α), dashed."),
+    )
+    return finish(chart, NAME, DESCRIPTION)

@@ -1,0 +1,68 @@
+"""The decision map: the fastest drafter and γ at every batch size × context."""
+from __future__ import annotations
+
+import altair as alt
+
+from .common import GREY, ORANGE, axis, column, current, field, finish, label_expr, source, title, walk
+
+NAME = "decision"
+DESCRIPTION = ("Heatmap over batch size and context length; each cell is coloured by the drafter with the "
+               "highest speedup and labelled with its best γ and speedup.")
+ROWS = {"table": [walk(["batch", "context"], batch=axis("batch"), context=axis("context"),
+                       drafter=field("decision_drafter"), gamma=field("decision_gamma"),
+                       speedup=field("decision_speedup"), fits=field("decision_fits"),
+                       current=current("batch", "context"))]}
+COLUMNS = [column("batch", "concurrent sequences", "int"), column("context", "context (tokens)", "int"),
+           column("drafter", "best drafter"), column("gamma", "best γ", "int"), column("speedup", "speedup", "times"),
+           column("fits", "fits in memory", "yes")]
+CELL_NONE = GREY
+
+
+def spec(context: dict) -> dict:
+    labels = context["labels"]["drafter"]
+    colours = context["colours"]["drafter"]
+    drafters = list(labels)
+    base = alt.Chart(source(NAME)).transform_calculate(
+        label="'γ' + datum.gamma + '\\n' + format(datum.speedup, '.2f') + '×'",
+        drafter_name=label_expr(labels, "datum.drafter"),
+        shown="format(datum.speedup, '.2f') + '×'",
+        verdict="datum.speedup > 1 ? 'faster than plain decoding' : 'plain decoding is faster'",
+        memory="datum.fits ? 'fits in the GPU' : 'does not fit in the GPU'",
+    )
+    # Gaps between cells show the page background, so no separator colour is hard-coded.
+    gap = alt.Scale(paddingInner=0.06)
+    x = alt.X("context:O", title="context length (tokens, k = 1024)", scale=gap,
+              axis=alt.Axis(labelAngle=0, orient="top",
+                            labelExpr="datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"))
+    y = alt.Y("batch:O", title="concurrent sequences (batch size)", scale=gap)
+    cells = base.mark_rect().encode(
+        x=x, y=y,
+        # A choice that does not fit in the GPU's memory is outlined: possible only on paper. An
+        # outline keeps the fill, so the white labels stay readable in both palettes.
+        stroke=alt.condition("!datum.fits", alt.value(ORANGE), alt.value(None)),
+        strokeWidth=alt.condition("!datum.fits", alt.value(3), alt.value(0)),
+        # Where even the best choice is slower than plain decoding, the cell is grey: don't speculate.
+        color=alt.condition(
+            "datum.speedup <= 1", alt.value(CELL_NONE),
+            alt.Color("drafter:N", title="best drafter",
+                      scale=alt.Scale(domain=drafters, range=[colours[d] for d in drafters]),
+                      legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(labels),
+                                        symbolStrokeWidth=0)),
+        ),
+        tooltip=[alt.Tooltip("batch:O", title="concurrent sequences"),
+                 alt.Tooltip("context:O", title="context (tokens)"),
+                 alt.Tooltip("drafter_name:N", title="best drafter"), alt.Tooltip("gamma:Q", title="best γ"),
+                 alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("verdict:N", title="verdict"),
+                 alt.Tooltip("memory:N", title="memory")],
+    )
+    # The current state: a ring inside the cell.
+    ring = base.transform_filter("datum.current").mark_rect(filled=False, stroke="currentColor", strokeWidth=2,
+                                                            strokeDash=[3, 2]).encode(x=x, y=y)
+    # Two-line label: shift up half a line so the pair is centred in the cell.
+    text = base.mark_text(color="#ffffff", fontSize=10, lineBreak="\n", dy=-6).encode(x=x, y=y, text="label:N")
+    chart = alt.layer(cells, ring, text).properties(
+        width="container", height=alt.Step(30),
+        title=title("Best drafter and γ per batch and context", "Colour: the fastest drafter; text: its γ and",
+                    "speedup. Grey: plain decoding wins. Outlined:", "does not fit in the GPU's memory."),
+    )
+    return finish(chart, NAME, DESCRIPTION)

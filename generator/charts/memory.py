@@ -1,0 +1,63 @@
+"""What each model holds in memory: its weights and its KV cache per token."""
+from __future__ import annotations
+
+import altair as alt
+
+from .common import ORANGE, TEAL, axis, column, field, finish, label, literal, source, title
+
+NAME = "memory"
+DESCRIPTION = ("Two bar charts side by side: model weights in GiB and KV cache per token in KiB, for the "
+               "target and each drafter.")
+ROWS = {"table": [
+    {"walk": [], "rows": [{"model": {"meta": "target"}, "role": literal("target"),
+                           "weight_bytes": field("target_weight_bytes"),
+                           "kv_bytes_per_token": field("target_kv_bytes_per_token")}]},
+    {"walk": ["drafter"], "rows": [{"model": label("drafter"), "role": literal("drafter"),
+                                    "weight_bytes": field("draft_weight_bytes"),
+                                    "kv_bytes_per_token": field("draft_kv_bytes_per_token")}]},
+]}
+# The rows depend on the models, not on the state the reader sets: the chart never changes.
+FOLLOWS_STATE = False
+COLUMNS = [column("model", "model"), column("role", "role"), column("weight_bytes", "weights", "gib"),
+           column("kv_bytes_per_token", "KV cache per token", "kib")]
+PANEL_WIDTH = 120
+PANEL_SPACING = 36
+ROW_STEP = 34
+
+
+def spec(context: dict) -> dict:
+    base = alt.Chart(source(NAME)).transform_calculate(
+        weight_gib="datum.weight_bytes / 1073741824", kv_kib_per_token="datum.kv_bytes_per_token / 1024",
+        weights_shown="format(datum.weight_bytes / 1073741824, '.2f') + ' GiB'",
+        kv_shown="format(datum.kv_bytes_per_token / 1024, ',.0f') + ' KiB'",
+        # the bars' value labels: numbers only, the unit is in the axis title
+        weights_value="format(datum.weight_bytes / 1073741824, '.3~g')",
+        kv_value="format(datum.kv_bytes_per_token / 1024, '.3~g')",
+    )
+    colour = alt.Color("role:N", title=None, scale=alt.Scale(domain=["target", "drafter"], range=[ORANGE, TEAL]),
+                       legend=alt.Legend(orient="top", direction="horizontal", symbolType="square"))
+    tooltip = [alt.Tooltip("model:N", title="model"), alt.Tooltip("role:N", title="role"),
+               alt.Tooltip("weights_shown:N", title="weights"), alt.Tooltip("kv_shown:N", title="KV cache per token")]
+    weights = _panel(base, "weight_gib", "weights_value", "weights (GiB)", "Weights", colour, tooltip, names=True)
+    kv = _panel(base, "kv_kib_per_token", "kv_value", "KV cache per token (KiB)", "KV cache per token", colour, tooltip)
+    # Fixed panel widths: Vega-Lite cannot size concatenated views to the container. Model names
+    # sit above the bars rather than in a y axis, and the spacing takes the overflow of names and
+    # values, so both panels fit a 375 px screen.
+    chart = alt.hconcat(weights, kv, spacing=PANEL_SPACING).resolve_scale(y="shared").properties(
+        title=title("What a drafter costs in memory", "Small weights, but a KV cache per token",
+                    "close to the target's."),
+    )
+    return finish(chart, NAME, DESCRIPTION)
+
+
+def _panel(base, value, shown, axis_title, panel_title, colour, tooltip, names=False):
+    x = alt.X(f"{value}:Q", title=axis_title)
+    y = alt.Y("model:N", title=None, sort=None, axis=None, scale=alt.Scale(paddingInner=0.5, paddingOuter=0.3))
+    bars = base.mark_bar().encode(x=x, y=y, color=colour, tooltip=tooltip)
+    # Values in words too: the n-gram's zero bars would otherwise be invisible.
+    values = base.mark_text(align="left", dx=3, fontSize=10).encode(x=x, y=y, color=colour, text=f"{shown}:N")
+    layers = [bars, values]
+    if names:
+        layers.append(base.mark_text(align="left", baseline="bottom", dy=-2, fontSize=11).encode(
+            x=alt.datum(0), y=alt.Y("model:N", sort=None, bandPosition=0), color=colour, text="model:N"))
+    return alt.layer(*layers).properties(width=PANEL_WIDTH, height=alt.Step(ROW_STEP), title=panel_title)

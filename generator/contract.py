@@ -1,0 +1,253 @@
+"""The data contract between the generator and the page, written once.
+
+Which value lives in which file, in which table, over which dimensions, how it is rounded and
+how it may be shown. ``site_data.py`` lays the files out from it; the build writes it into
+``data/manifest.json`` (``manifest_contract``), where the page's data.js reads it; the
+generator's own lookups (``SiteModel.value``) use the same tables. Nothing else lists a field.
+
+Files: a ``core`` file per cost model (what does not depend on the acceptance settings or the
+workload) and a ``shard`` per cost model × acceptance shape × workload × α. A file is a mapping
+{table name: {field: flat list}}; a flat list is row-major over the table's dims, each dim
+indexed by its position in the manifest's axis.
+
+Rounding: ``sig`` fields keep 4 significant digits, more where 4 would change how one of the
+field's formats writes the value (so the page, the prose and the CLI write the same text: one
+rounding, from the unrounded value); ``exact`` fields are integers (bytes, counts); ``text``
+fields are written by Python as the page shows them (vLLM's log fields); ``bool`` fields are
+0/1; ``key`` fields are names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .formats import format_value
+
+SIG = "sig"
+EXACT = "exact"
+TEXT = "text"
+BOOL = "bool"
+KEY = "key"
+SIG_LIST = "sig_list"  # a list of sig values (per-position acceptance)
+SIGNIFICANT_DIGITS = 4
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table: the file kind it lives in and its dims (names of manifest axes)."""
+
+    file: str
+    dims: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A field: its table, rounding, the formats it may be shown in, and what it is."""
+
+    table: str
+    rounding: str
+    formats: tuple[str, ...] = ()
+    about: str = ""
+
+
+# File kinds: the keys that select a file, and its path under data/ ({key} is the value,
+# {key_index} the position on a numeric axis).
+FILES = {
+    "core": {"by": ("cost_model",), "pattern": "{cost_model}/core.json"},
+    "shard": {"by": ("cost_model", "acceptance", "workload", "alpha"),
+              "pattern": "{cost_model}/shards/{acceptance}-{workload}-a{alpha_index}.json"},
+}
+
+BCG = ("batch", "context", "gamma")
+BCDG = ("batch", "context", "drafter", "gamma")
+
+TABLES: dict[str, Table] = {
+    # core: one verify pass, the draft phase, plain decoding, memory, sizes, closed forms
+    "verify": Table("core", BCG),
+    "draft": Table("core", BCDG),
+    "plain": Table("core", ("batch", "context", "workload")),
+    "plain_pass": Table("core", ("batch", "context")),
+    "memory": Table("core", ("batch", "context", "drafter")),
+    "drafters": Table("core", ("drafter",)),
+    "drafter_gamma": Table("core", ("drafter", "gamma")),
+    "target": Table("core", ()),
+    "closed_form": Table("core", ("alpha", "gamma_cf")),
+    "closed_form_ceiling": Table("core", ("alpha",)),
+    "roof": Table("core", ("roof_point",)),
+    # shard: everything that depends on acceptance, workload and α
+    "states": Table("shard", BCDG),
+    "by_gamma": Table("shard", ("gamma",)),
+    "positions": Table("shard", ("position",)),
+    "log": Table("shard", ("batch", "gamma")),
+    "best": Table("shard", ("batch", "context", "drafter")),
+    "decision": Table("shard", ("batch", "context")),
+}
+
+FIELDS: dict[str, FieldSpec] = {
+    # verify pass at full batch, context P + G/2
+    "verify_bytes": FieldSpec("verify", EXACT, ("gib",), "bytes one verify pass reads"),
+    "verify_flops": FieldSpec("verify", SIG, ("tflop",), "FLOPs of one verify pass"),
+    "verify_memory_time_s": FieldSpec("verify", SIG, ("ms",), "its bytes at the achieved bandwidth (s)"),
+    "verify_compute_time_s": FieldSpec("verify", SIG, ("ms",), "its FLOPs at the achieved rate (s)"),
+    "tensor_core_idle_fraction": FieldSpec("verify", SIG, ("pct",), "1 − compute time / pass time"),
+    "verify_arithmetic_intensity": FieldSpec("verify", SIG, (), "FLOPs per byte"),
+    "verify_attained_flops_per_s": FieldSpec("verify", SIG, (), "FLOPs / pass time"),
+    # the γ draft passes of that iteration
+    "draft_memory_time_s": FieldSpec("draft", SIG, (), "memory time of the draft phase (s)"),
+    "draft_compute_time_s": FieldSpec("draft", SIG, (), "arithmetic time of the draft phase (s)"),
+    "draft_time_s": FieldSpec("draft", SIG, (), "time of the draft phase (s)"),
+    # plain decoding
+    "plain_tokens_per_s": FieldSpec("plain", SIG, ("tps",), "tokens/s without speculation"),
+    "plain_pass_memory_time_s": FieldSpec("plain_pass", SIG, (), "memory time of one plain pass (s)"),
+    "plain_pass_compute_time_s": FieldSpec("plain_pass", SIG, (), "arithmetic time of one plain pass (s)"),
+    # memory against the GPU's capacity
+    "memory_required_bytes": FieldSpec("memory", EXACT, ("gb",), "weights and KV caches of the batch"),
+    "fits_in_memory": FieldSpec("memory", BOOL, ("fits",), "whether that fits the GPU"),
+    # sizes
+    "draft_weight_bytes": FieldSpec("drafters", EXACT, ("gib",), "the drafter's weights"),
+    "draft_kv_bytes_per_token": FieldSpec("drafters", EXACT, ("kib",), "the drafter's KV cache per token"),
+    "speculative_config": FieldSpec("drafter_gamma", TEXT, (), "vLLM's --speculative-config flag"),
+    "target_weight_bytes": FieldSpec("target", EXACT, ("gib",), "the target's weights"),
+    "target_kv_bytes_per_token": FieldSpec("target", EXACT, ("kib",), "the target's KV cache per token"),
+    "gpu_memory_bytes": FieldSpec("target", EXACT, ("gb",), "the GPU's memory"),
+    "peak_flops_per_s": FieldSpec("target", SIG, (), "achieved FLOP/s (the roof)"),
+    "peak_bytes_per_s": FieldSpec("target", SIG, (), "achieved bytes/s (the roof)"),
+    # Leviathan et al.'s closed forms
+    "expected_tokens": FieldSpec("closed_form", SIG, (), "Eq. 1: expected tokens per iteration"),
+    "ceiling": FieldSpec("closed_form_ceiling", SIG, (), "1 / (1 − α)"),
+    # the roofline's roof: three points (two decades around the ridge, and the ridge)
+    "roof_intensity": FieldSpec("roof", SIG, (), "FLOP per byte"),
+    "roof_flops_per_s": FieldSpec("roof", SIG, (), "the most FLOP/s reachable there"),
+    # per state
+    "speedup": FieldSpec("states", SIG, ("times",), "T_plain / T_spec"),
+    "spec_tokens_per_s": FieldSpec("states", SIG, ("tps",), "tokens/s with speculation"),
+    "draft_time_share": FieldSpec("states", SIG, ("pct",), "draft time / T_spec"),
+    "arithmetic_ratio": FieldSpec("states", SIG, ("times",), "FLOPs speculative / plain"),
+    "log_accepted_throughput_text": FieldSpec("states", TEXT, (), "vLLM's 'Accepted throughput' (%.2f)"),
+    "log_drafted_throughput_text": FieldSpec("states", TEXT, (), "vLLM's 'Drafted throughput' (%.2f)"),
+    # per γ (acceptance only)
+    "mean_acceptance_length": FieldSpec("by_gamma", SIG, ("num",), "E[L]"),
+    "per_position_acceptance": FieldSpec("by_gamma", SIG_LIST, ("positions",), "p_1 … p_γ"),
+    "per_position_text": FieldSpec("by_gamma", TEXT, (), "vLLM's per-position list (%.3f)"),
+    "token_row": FieldSpec("by_gamma", TEXT, (), "sample passes, one string of token kinds each"),
+    "token_row_mean_length": FieldSpec("by_gamma", SIG, ("num",), "tokens per pass of those samples"),
+    "position_acceptance": FieldSpec("positions", SIG, (), "p_j at every position j (γ at its maximum)"),
+    # the engine-log window
+    "log_accepted_tokens": FieldSpec("log", EXACT, (), "vLLM's 'Accepted' count"),
+    "log_drafted_tokens": FieldSpec("log", EXACT, (), "vLLM's 'Drafted' count"),
+    "log_mean_acceptance_length_text": FieldSpec("log", TEXT, (), "vLLM's 'Mean acceptance length' (%.2f)"),
+    "log_draft_acceptance_rate_text": FieldSpec("log", TEXT, (), "vLLM's 'Avg Draft acceptance rate' (%.1f)"),
+    # the best γ, and the positions that pay
+    "best_gamma": FieldSpec("best", EXACT, (), "the γ with the highest speedup"),
+    "paying_positions": FieldSpec("best", EXACT, (), "best γ if it beats plain decoding, else 0"),
+    # the decision map
+    "decision_drafter": FieldSpec("decision", KEY, (), "the fastest drafter"),
+    "decision_gamma": FieldSpec("decision", EXACT, (), "its best γ"),
+    "decision_speedup": FieldSpec("decision", SIG, (), "its speedup"),
+    "decision_fits": FieldSpec("decision", BOOL, (), "whether it fits the GPU"),
+}
+
+# The readouts the simulation shows (specmodel's READOUT_KEYS) and the format each is written in
+# unless an element names another (data-fmt).
+READOUTS: dict[str, str] = {
+    "speedup": "times",
+    "spec_tokens_per_s": "tps",
+    "plain_tokens_per_s": "tps",
+    "mean_acceptance_length": "num",
+    "per_position_acceptance": "positions",
+    "draft_time_share": "pct",
+    "arithmetic_ratio": "times",
+    "verify_bytes": "gib",
+    "verify_flops": "tflop",
+    "verify_memory_time_s": "ms",
+    "verify_compute_time_s": "ms",
+    "tensor_core_idle_fraction": "pct",
+    "target_weight_bytes": "gib",
+    "draft_weight_bytes": "gib",
+    "target_kv_bytes_per_token": "kib",
+    "draft_kv_bytes_per_token": "kib",
+    "memory_required_bytes": "gb",
+    "fits_in_memory": "fits",
+}
+
+# Token kinds of the sample row: one letter each in ``token_row``; symbol and words for the page.
+TOKEN_KINDS = {
+    "a": {"kind": "accepted", "symbol": "✓", "legend": "accepted guess"},
+    "r": {"kind": "rejected", "symbol": "✗", "legend": "first rejected guess"},
+    "d": {"kind": "discarded", "symbol": "–", "legend": "discarded (after a rejection)"},
+    "c": {"kind": "corrected", "symbol": "↻", "legend": "corrected token from the target"},
+    "b": {"kind": "bonus", "symbol": "+", "legend": "bonus token (all accepted)"},
+}
+
+
+def token_kinds(gamma: int, accepted: int) -> str:
+    """The kinds of one pass's tokens: k accepted, then a rejection, the discarded rest and a
+    corrected token, or (all γ accepted) a bonus token."""
+    if accepted == gamma:
+        return "a" * accepted + "b"
+    return "a" * accepted + "r" + "d" * (gamma - accepted - 1) + "c"
+
+
+# What a screen reader hears for one pass: {pass}, {accepted}, {gamma}, {discarded} are filled in
+# from the pass's kinds (the page's tokens.js fills the same templates).
+TOKEN_SENTENCES = {
+    "bonus": "Pass {pass}: {accepted} of {gamma} guesses accepted, then a bonus token.",
+    "rejected": "Pass {pass}: {accepted} of {gamma} guesses accepted, then a rejected guess and a corrected token.",
+    "discarded": "Pass {pass}: {accepted} of {gamma} guesses accepted, then a rejected guess, {discarded} discarded "
+                 "and a corrected token.",
+}
+
+
+def token_sentence(number: int, kinds: str) -> str:
+    """What a screen reader says for pass ``number`` whose tokens are ``kinds``."""
+    counts = {"pass": number, "accepted": kinds.count("a"), "gamma": len(kinds) - 1, "discarded": kinds.count("d")}
+    which = "bonus" if kinds.endswith("b") else "discarded" if counts["discarded"] else "rejected"
+    return TOKEN_SENTENCES[which].format(**counts)
+
+
+def sig(x: float, digits: int = SIGNIFICANT_DIGITS) -> float | int:
+    """``x`` to ``digits`` significant digits; integral results become ints (shorter JSON)."""
+    v = float(f"{float(x):.{digits}g}")
+    return int(v) if v.is_integer() and abs(v) < 2**53 else v
+
+
+def stored(name: str, x) -> object:
+    """Field ``name``'s value ``x`` (unrounded) as the data files store it.
+
+    A ``sig`` value gets more digits only where 4 would change how a format of the field writes
+    it (a value just past a rounding tie): then the page writes what Python writes from ``x``.
+    """
+    rounding = FIELDS[name].rounding
+    if rounding == SIG:
+        return _sig_for(name, float(x))
+    if rounding == SIG_LIST:
+        return [_sig_for(name, float(v), element=True) for v in x]
+    if rounding == EXACT:
+        return int(round(float(x)))
+    if rounding == BOOL:
+        return int(bool(x))
+    return x  # TEXT, KEY
+
+
+def _sig_for(name: str, x: float, element: bool = False) -> float | int:
+    formats = FIELDS[name].formats
+    for digits in range(SIGNIFICANT_DIGITS, 17):
+        v = sig(x, digits)
+        if all(_shown(f, v, element) == _shown(f, x, element) for f in formats):
+            return v
+    return x
+
+
+def _shown(fmt: str, x: float, element: bool) -> str:
+    return format_value(fmt, [x] if element else x)
+
+
+def manifest_contract() -> dict:
+    """The contract as the manifest carries it, for the page's data.js and formats."""
+    return {
+        "files": {k: {"by": list(v["by"]), "pattern": v["pattern"]} for k, v in FILES.items()},
+        "tables": {k: {"file": t.file, "dims": list(t.dims)} for k, t in TABLES.items()},
+        "fields": {k: {"table": f.table, "rounding": f.rounding} for k, f in FIELDS.items()},
+        "readouts": READOUTS,
+        "token_kinds": TOKEN_KINDS,
+        "token_sentences": TOKEN_SENTENCES,
+    }

@@ -1,0 +1,51 @@
+"""How numbers are written on the page, declared once as data.
+
+``FORMATS`` maps a format name to a spec: scale (multiply first) or divide, decimals, suffix, group
+(thousands separators). The build writes the same table into the manifest, and the page's format.js
+interprets it: the prose (Python), the build-time readouts and the script all write the same text
+for the same value. Rounding is half to even on the exact binary value (Python's ``format``;
+format.js reproduces it).
+"""
+from __future__ import annotations
+
+GIB = 2**30
+KIB = 2**10
+
+FORMATS: dict[str, dict] = {
+    "times": {"decimals": 2, "suffix": "×"},
+    "times1": {"decimals": 1, "suffix": "×"},
+    "pct": {"scale": 100, "decimals": 0, "suffix": "%"},
+    "pct1": {"scale": 100, "decimals": 1, "suffix": "%"},
+    "gib": {"divide": GIB, "decimals": 2, "suffix": " GiB"},
+    "gb": {"divide": 1e9, "decimals": 0, "suffix": " GB", "group": True},
+    "kib": {"divide": KIB, "decimals": 0, "suffix": " KiB", "group": True},
+    "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms"},
+    "tps": {"decimals": 0, "suffix": " tokens/s", "group": True},
+    "tflop": {"divide": 1e12, "decimals": 2, "suffix": " TFLOP"},
+    "tflops": {"divide": 1e12, "decimals": 1, "suffix": " TFLOP/s"},
+    "num": {"decimals": 2, "group": True},
+    "num1": {"decimals": 1, "group": True},
+    "num3": {"decimals": 3, "group": True},
+    "int": {"decimals": 0, "group": True},
+    # a list of per-position rates, as vLLM's engine log prints them
+    "positions": {"decimals": 3, "join": ", "},
+    # the memory verdict, and a plain yes or no
+    "fits": {"true": "fits", "false": "does not fit"},
+    "yes": {"true": "yes", "false": "no"},
+}
+
+
+def format_value(name: str, value) -> str:
+    """``value`` written in format ``name`` (KeyError for an unknown name)."""
+    spec = FORMATS[name]
+    if "true" in spec:
+        return spec["true"] if value else spec["false"]
+    if "join" in spec:
+        return spec["join"].join(_number(spec, v) for v in value)
+    return _number(spec, value)
+
+
+def _number(spec: dict, value) -> str:
+    x = float(value) * spec.get("scale", 1) / spec.get("divide", 1)
+    text = f"{x:{',' if spec.get('group') else ''}.{spec['decimals']}f}"
+    return text + spec.get("suffix", "")
