@@ -3,22 +3,32 @@
 The state fields, their ranges and defaults come from specmodel's field table
 (``specmodel.FIELDS``); this module only says which of them the site varies, and with which
 values. More axes index tables without being state: ``position`` (draft position j),
-``gamma_cf`` (γ of the closed-form chart, which runs past the simulation's range) and
-``roof_point`` (the three points that draw the roofline's roof).
+``gamma_cf`` (γ of the closed-form chart, which runs past the simulation's range),
+``roof_point`` (the three points that draw the roofline's roof), ``task`` (the kinds of traffic
+the decision map compares drafters on), ``breakdown_model``, ``step_kind`` and ``part`` (the
+step breakdown: every cost model side by side) and ``measured_study`` (who measured the plain
+decoding throughputs the ladder shows).
 """
 from __future__ import annotations
 
 from specmodel import FIELDS, Catalog, State
+from specmodel.breakdown import PART_LABELS, STEP_PARTS
+from specmodel.calibration.measurements import GPUSTACK, SILYBENCH
+from specmodel.costs import COST_MODELS
+from specmodel.typical_acceptance import TASKS
 
 # The state fields the page varies, in URL order.
 STATE_AXES = ("cost_model", "batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload")
-# The cost models the site offers.
-SITE_COST_MODELS = ("whole-pass",)
-# Fields the site opens at other than their model defaults: until the site offers the calibrated
-# model, it shows the ideal one its essay derives.
-SITE_BASE: dict = {"cost_model": "whole-pass"}
+# The cost models the reader can pick (the default first); the step breakdown shows every one.
+SITE_COST_MODELS = ("calibrated", "whole-pass")
+BREAKDOWN_MODELS = ("whole-pass", "per-kernel", "calibrated")  # from the ideal to the measured
+# Fields the site opens at other than their model defaults.
+SITE_BASE: dict = {}
 CLOSED_FORM_GAMMAS = tuple(range(1, 21))
 TOKEN_ROW_PASSES = 8
+STEP_KINDS = ("iteration", "plain")
+# Plain decoding measured at a context the grid can show (specmodel/calibration/measurements.py).
+MEASURED_STUDIES = (GPUSTACK, SILYBENCH)
 
 LABELS = {
     "cost_model": {"calibrated": "calibrated to vLLM on an H100", "per-kernel": "the roofline kernel by kernel",
@@ -26,7 +36,32 @@ LABELS = {
     "acceptance": {"falling": "falling with position", "same": "the same at every position"},
     "workload": {"closed-batch": "closed batch (each sequence emits its tokens, then leaves)",
                  "steady-state": "steady state (the server refills its batch)"},
+    "breakdown_model": {"whole-pass": "ideal, whole pass", "per-kernel": "ideal, kernel by kernel",
+                        "calibrated": "calibrated (vLLM)"},
+    "step_kind": {"iteration": "speculative iteration", "plain": "plain decoding step"},
+    "part": PART_LABELS,
+    "task": {k: t["label"] for k, t in TASKS.items()},
+    "measured_study": {GPUSTACK: "GPUStack (vLLM 0.11)", SILYBENCH: "silybench (vLLM)"},
 }
+assert all(m in COST_MODELS for m in SITE_COST_MODELS + BREAKDOWN_MODELS)
+
+
+def other_cost_model(name: str) -> str:
+    """The cost model the page sets beside ``name``: the first other one the site offers."""
+    return next(m for m in SITE_COST_MODELS if m != name)
+
+
+def nearest_on_axis(values, x: float) -> float:
+    """The value of a numeric axis nearest ``x`` (ties to the lower)."""
+    return min(values, key=lambda v: (abs(v - x), v))
+
+
+def site_typical_acceptance(catalog: Catalog) -> dict[str, dict[str, tuple[float, str]]]:
+    """Each drafter's typical (α, acceptance shape) per task, α on the site's grid (the decision
+    map evaluates, and a click on it opens, a state the simulation can show)."""
+    grid = FIELDS["alpha"].grid
+    return {d: {t: (nearest_on_axis(grid, e.alpha), e.acceptance) for t, e in tasks.items()}
+            for d, tasks in catalog.typical_acceptance.items()}
 
 
 def site_state(**changes) -> State:
@@ -47,6 +82,11 @@ def axes(catalog: Catalog) -> dict[str, list]:
     values["position"] = list(range(1, max(values["gamma"]) + 1))
     values["gamma_cf"] = list(CLOSED_FORM_GAMMAS)
     values["roof_point"] = [0, 1, 2]
+    values["task"] = list(TASKS)
+    values["breakdown_model"] = list(BREAKDOWN_MODELS)
+    values["step_kind"] = list(STEP_KINDS)
+    values["part"] = list(STEP_PARTS)
+    values["measured_study"] = list(MEASURED_STUDIES)
     return values
 
 

@@ -20,15 +20,16 @@ from specmodel.readouts import Readouts
 from specmodel.vllm import engine_log_line, engine_log_window
 
 from . import chart_rows, charts, svg
-from .axes import site_state
+from .axes import BREAKDOWN_MODELS, site_state
 from .charts.common import TABLE
 from .context import build_context
 from .contract import FIELDS
 from .essay import TEMPLATES, Recorder, render_pages
+from .evidence import figure_rows
 from .jsonfile import dumps
 from .sampler_demo import run_sampler_demo
 from .site_data import VERSION_PLACEHOLDER, data_files
-from .site_model import SiteModel
+from .site_model import SiteModel, full_dims
 from .tokens import token_legend_html, token_row_html
 from .version import stamp
 
@@ -73,7 +74,9 @@ def simulation_values(site: SiteModel) -> dict:
     log = engine_log_line(engine_log_window(site_state(**state), Readouts(**readouts)))
     return {
         "axes": site.axes, "labels": site.labels, "defaults": state,
-        "readouts": {f: site.value(f, state) for f, spec in FIELDS.items() if spec.formats},
+        # every field a live number may show: one with a format, indexed by the state alone
+        "readouts": {f: site.value(f, state) for f, spec in FIELDS.items()
+                     if spec.formats and set(full_dims(f)) <= set(state)},
         "vllm_config": site.value("speculative_config", state),
         "vllm_log": log,
         "token_row": token_row_html(site.value("token_row", state)),
@@ -99,10 +102,11 @@ def prepare(catalog: Catalog | None = None, timings: Timings | None = None) -> P
 
     with timings.stage("charts"):
         context = chart_context(site)
+        static = {"sampler": demo.rows, **figure_rows(site.catalog, BREAKDOWN_MODELS[::-1])}
         chart_info = {}
         for name in charts.CHART_NAMES:
             spec = charts.build_spec(name, context)
-            datasets = chart_rows.chart_datasets(name, site.defaults, site, static_rows=demo.rows)
+            datasets = chart_rows.chart_datasets(name, site.defaults, site, static_rows=static)
             out[f"charts/{name}.vl.json"] = json.dumps(spec, indent=1, sort_keys=True).encode()
             for dataset, url in charts.data_urls(name).items():
                 out[url] = dumps(datasets[dataset])

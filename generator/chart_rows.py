@@ -8,6 +8,7 @@ row key to one of:
 
   {"axis": dim}       the value of ``dim`` at the point
   {"field": name}     a contract field's stored value at the point
+  {"field": name, "at": {dim: value}}   the same with some dims set (a part of the breakdown)
   {"current": dims}   whether the point is the state along ``dims``
   {"literal": value}  a constant
   {"label": dim}      the page's name for the value of ``dim`` at the point (manifest labels)
@@ -38,11 +39,12 @@ def rows(blocks: list, state: Mapping, site) -> list[dict]:
 
 
 def _resolve(spec: Mapping, coords, point, state, site, meta):
-    kind, value = next(iter(spec.items()))
+    kind = next(k for k in spec if k != "at")  # "at" only qualifies "field"
+    value = spec[kind]
     if kind == "axis":
         return coords[value]
     if kind == "field":
-        return site.stored_value(value, coords)
+        return site.stored_value(value, {**coords, **spec.get("at", {})})
     if kind == "current":
         return all(point[d] == state[d] for d in value)
     if kind == "literal":
@@ -61,18 +63,25 @@ def configuration(site) -> dict:
             "output_tokens": base.output_tokens, "engine": catalog.engines[base.engine].label}
 
 
-def chart_datasets(name: str, state: Mapping, site, static_rows: list | None = None) -> dict[str, list[dict]]:
-    """Every dataset of chart ``name`` at ``state``: {dataset: rows}. A static chart's rows are given."""
+def chart_datasets(name: str, state: Mapping, site, static_rows: Mapping[str, list] | None = None
+                   ) -> dict[str, list[dict]]:
+    """Every dataset of chart ``name`` at ``state``: {dataset: rows}. A chart whose rows the build
+    writes from elsewhere (ROWS None) takes them from ``static_rows[name]``."""
     declared = CHARTS[name].ROWS
     if declared is None:
-        if static_rows is None:
+        if not static_rows or name not in static_rows:
             raise ValueError(f"chart {name!r} is static: give its rows")
-        return {"table": static_rows}
+        return {"table": static_rows[name]}
     return {dataset: rows(blocks, state, site) for dataset, blocks in declared.items()}
+
+
+NO_VALUE = "–"  # a cell with no value: a measurement not taken there
 
 
 def cell_text(value, fmt: str | None) -> str:
     """A data-table cell: the value in the column's format (tables.js writes the same)."""
+    if value is None:
+        return NO_VALUE
     if fmt is None:
         return str(value)
     return format_value(fmt, value)

@@ -13,7 +13,14 @@ from specmodel.claims import evaluate_claims
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
+from specmodel.calibration.fitted import FITTED
+from specmodel.costs import ENGINE_CONSTANTS
+from specmodel.calibration.validate import summary as summarise
+from specmodel.typical_acceptance import ASSUMED, TASKS
+
+from .axes import site_typical_acceptance
 from .chart_rows import table_html
+from .evidence import measured_plain_points, profiling_context, validation_rows
 from .contract import FIELDS
 from .essay import ClosedForms, Scope, TemplateBuildError, state_values, wrap
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
@@ -101,10 +108,85 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         return Markup(f"<span class=\"live\" data-live=\"{html.escape(key)}\" data-fmt=\"{html.escape(fmt)}\">"
                       f"{html.escape(text)}</span>")
 
+    def state(**changes) -> Scope:
+        """A state of the grid that ESSAY_STATES does not name (``gamma=start.best_gamma``)."""
+        plain = {k: (int(v) if isinstance(v, int) else float(v) if isinstance(v, float) else str(v))
+                 for k, v in changes.items()}
+        return Scope("state(" + ", ".join(f"{k}={v}" for k, v in sorted(plain.items())) + ")",
+                     state_values(plain, site))
+
+    def require(condition, claim: str) -> str:
+        """Stop the build when a qualitative claim of the prose ("the only state", "at every
+        batch size") is no longer what the model says: the sentence must be rewritten."""
+        if not condition:
+            raise TemplateBuildError(f"the prose claims {claim!r}, and the model no longer says so: "
+                                     "rewrite the sentence (generator/templates)")
+        return ""
+
     ctx["chart"] = chart
     ctx["live"] = live
+    ctx["state"] = state
+    ctx["require"] = require
     ctx["check_live_format"] = check_live_format
+    ctx.update(evidence_context(site))
     return ctx
+
+
+def evidence_context(site) -> dict:
+    """What the prose says about the calibrated model and its evidence: the engine's constants
+    with their sources, the typical acceptance per drafter and task, the validation summary."""
+    catalog = site.catalog
+    engine = catalog.engines[site.base.engine]
+    fitted = FITTED[site.base.engine]
+    constants = {name: {"value": value, "source": engine.sources[name], "meaning": ENGINE_CONSTANTS[name],
+                        "stderr": fitted["constants"].get(name, {}).get("stderr")}
+                 for name, value in engine.constants.items()}
+    typical = site_typical_acceptance(catalog)
+    acceptance = {
+        d: {t: {"basis": e.basis, "alpha": e.alpha, "alpha_on_grid": typical[d][t][0], "acceptance": e.acceptance,
+                "mean_acceptance_length": e.mean_acceptance_length, "measured_gamma": e.measured_gamma,
+                "source": e.source, "label": site.labels["drafter"][d], "task_label": site.labels["task"][t],
+                "dataset": TASKS[t]["dataset"]}
+            for t, e in tasks.items()}
+        for d, tasks in catalog.typical_acceptance.items()}
+    # The essay's table: one row per drafter and task, or one row for a drafter assumed to guess
+    # the same on every kind of traffic.
+    typical_rows = []
+    for d, tasks in acceptance.items():
+        entries = list(tasks.values())
+        if all(e["basis"] == ASSUMED for e in entries) and len({(e["alpha"], e["acceptance"]) for e in entries}) == 1:
+            typical_rows.append({**entries[0], "task_label": "every kind", "dataset": ""})
+        else:
+            typical_rows.extend(entries)
+    rows = validation_rows(catalog)
+    summary = summarise(rows)
+    return {
+        "measured_batches": wrap(sorted({p.batch for p in measured_plain_points(catalog)}), "measured_batches"),
+        "engine": Scope("engine", {"label": engine.label, "calibrated_on": engine.calibrated_on,
+                                   "summary": fitted["summary"], "constants": constants,
+                                   "fitted_count": sum(1 for c in constants.values() if c["source"].startswith("fitted")),
+                                   "profiling_context_tokens": profiling_context()}),
+        "typical": Scope("typical", acceptance),
+        "typical_rows": wrap(typical_rows, "typical_rows"),
+        "validation": Scope("validation", {"rows": [validation_row(r) for r in rows],
+                                           "by_id": {r.measurement.id: validation_row(r) for r in rows},
+                                           "fitted_count": sum(1 for r in rows if r.point and r.point.fit),
+                                           "summary": {m: {q: {"count": c, "median": med, "worst": worst}
+                                                           for q, (c, med, worst) in per.items()}
+                                                       for m, per in summary.items()}}),
+    }
+
+
+def validation_row(row) -> dict:
+    """One measurement against the models, as the model page's table shows it."""
+    m, point = row.measurement, row.point
+    out = {"id": m.id, "setting": m["method"] or m["drafter"] or "", "batch": m["batch"], "num_spec_tokens": m["num_spec_tokens"], "source": m["source"],
+           "url": m["url"], "read_off_plot": m.read_off_plot, "reason": row.reason, "held": row.held,
+           "fitted": bool(point and point.fit), "quantity": point.quantity if point else "",
+           "context_tokens": row.context_tokens, "context_basis": point.context_basis if point else "",
+           "measured": list(row.measured), "predicted": {k: list(v) for k, v in row.predicted.items()},
+           "error": dict(row.error), "within": dict(row.within)}
+    return out
 
 
 def site_states(site) -> int:

@@ -5,8 +5,9 @@ how it may be shown. ``site_data.py`` lays the files out from it; the build writ
 ``data/manifest.json`` (``manifest_contract``), where the page's data.js reads it; the
 generator's own lookups (``SiteModel.value``) use the same tables. Nothing else lists a field.
 
-Files: a ``core`` file per cost model (what does not depend on the acceptance settings or the
-workload) and a ``shard`` per cost model × acceptance shape × workload × α. A file is a mapping
+Files: a ``core`` file per cost model (what does not depend on the acceptance settings), a
+``shard`` per cost model × acceptance shape × workload × α, and a ``breakdown`` per drafter × γ
+(one step's time by part under every cost model, side by side). A file is a mapping
 {table name: {field: flat list}}; a flat list is row-major over the table's dims, each dim
 indexed by its position in the manifest's axis.
 
@@ -14,10 +15,12 @@ Rounding: ``sig`` fields keep 4 significant digits, more where 4 would change ho
 field's formats writes the value (so the page, the prose and the CLI write the same text: one
 rounding, from the unrounded value); ``exact`` fields are integers (bytes, counts); ``text``
 fields are written by Python as the page shows them (vLLM's log fields); ``bool`` fields are
-0/1; ``key`` fields are names.
+0/1; ``key`` fields are names. A ``sig`` value that does not exist (a measurement not taken
+there) is stored as null.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .formats import format_value
@@ -55,6 +58,7 @@ FILES = {
     "core": {"by": ("cost_model",), "pattern": "{cost_model}/core.json"},
     "shard": {"by": ("cost_model", "acceptance", "workload", "alpha"),
               "pattern": "{cost_model}/shards/{acceptance}-{workload}-a{alpha_index}.json"},
+    "breakdown": {"by": ("drafter", "gamma"), "pattern": "breakdown/{drafter}-g{gamma}.json"},
 }
 
 BCG = ("batch", "context", "gamma")
@@ -73,13 +77,19 @@ TABLES: dict[str, Table] = {
     "closed_form": Table("core", ("alpha", "gamma_cf")),
     "closed_form_ceiling": Table("core", ("alpha",)),
     "roof": Table("core", ("roof_point",)),
+    "other": Table("core", ()),
+    "plain_measured": Table("core", ("measured_study", "context", "batch")),
+    # the decision map: each drafter at its typical acceptance for a task
+    "decision": Table("core", ("task", "workload", "batch", "context")),
+    # breakdown: one step by part, every cost model
+    "breakdown": Table("breakdown", ("breakdown_model", "batch", "context", "step_kind", "part")),
+    "breakdown_total": Table("breakdown", ("breakdown_model", "batch", "context", "step_kind")),
     # shard: everything that depends on acceptance, workload and α
     "states": Table("shard", BCDG),
     "by_gamma": Table("shard", ("gamma",)),
     "positions": Table("shard", ("position",)),
     "log": Table("shard", ("batch", "gamma")),
     "best": Table("shard", ("batch", "context", "drafter")),
-    "decision": Table("shard", ("batch", "context")),
 }
 
 FIELDS: dict[str, FieldSpec] = {
@@ -97,6 +107,7 @@ FIELDS: dict[str, FieldSpec] = {
     "draft_time_s": FieldSpec("draft", SIG, (), "time of the draft phase (s)"),
     # plain decoding
     "plain_tokens_per_s": FieldSpec("plain", SIG, ("tps",), "tokens/s without speculation"),
+    "other_plain_tokens_per_s": FieldSpec("plain", SIG, ("tps",), "the same under the other cost model"),
     "plain_pass_memory_time_s": FieldSpec("plain_pass", SIG, (), "memory time of one plain pass (s)"),
     "plain_pass_compute_time_s": FieldSpec("plain_pass", SIG, (), "arithmetic time of one plain pass (s)"),
     # memory against the GPU's capacity
@@ -119,6 +130,7 @@ FIELDS: dict[str, FieldSpec] = {
     "roof_flops_per_s": FieldSpec("roof", SIG, (), "the most FLOP/s reachable there"),
     # per state
     "speedup": FieldSpec("states", SIG, ("times",), "T_plain / T_spec"),
+    "other_speedup": FieldSpec("states", SIG, ("times",), "the speedup under the other cost model"),
     "spec_tokens_per_s": FieldSpec("states", SIG, ("tps",), "tokens/s with speculation"),
     "draft_time_share": FieldSpec("states", SIG, ("pct",), "draft time / T_spec"),
     "arithmetic_ratio": FieldSpec("states", SIG, ("times",), "FLOPs speculative / plain"),
@@ -139,11 +151,22 @@ FIELDS: dict[str, FieldSpec] = {
     # the best γ, and the positions that pay
     "best_gamma": FieldSpec("best", EXACT, (), "the γ with the highest speedup"),
     "paying_positions": FieldSpec("best", EXACT, (), "best γ if it beats plain decoding, else 0"),
+    # the other cost model, and plain decoding as measured
+    "other_cost_model": FieldSpec("other", KEY, (), "the cost model the ladder marks beside this one"),
+    "measured_plain_tokens_per_s": FieldSpec("plain_measured", SIG, ("tps",),
+                                             "plain decoding as measured (null: not measured there)"),
+    "measured_context_tokens": FieldSpec("plain_measured", SIG, ("int",),
+                                         "the context it was measured at (null: not measured there)"),
     # the decision map
-    "decision_drafter": FieldSpec("decision", KEY, (), "the fastest drafter"),
+    "decision_drafter": FieldSpec("decision", KEY, (), "the fastest drafter at its typical acceptance"),
     "decision_gamma": FieldSpec("decision", EXACT, (), "its best γ"),
-    "decision_speedup": FieldSpec("decision", SIG, (), "its speedup"),
+    "decision_alpha": FieldSpec("decision", SIG, (), "its typical α for the task (on the grid)"),
+    "decision_acceptance": FieldSpec("decision", KEY, (), "its typical acceptance shape for the task"),
+    "decision_speedup": FieldSpec("decision", SIG, ("times",), "its speedup"),
     "decision_fits": FieldSpec("decision", BOOL, (), "whether it fits the GPU"),
+    # one step by part
+    "part_time_s": FieldSpec("breakdown", SIG, ("ms",), "the part's time in one step (s)"),
+    "step_time_s": FieldSpec("breakdown_total", SIG, ("ms",), "the step's time (s)"),
 }
 
 # The readouts the simulation shows (specmodel's READOUT_KEYS) and the format each is written in
@@ -218,7 +241,7 @@ def stored(name: str, x) -> object:
     """
     rounding = FIELDS[name].rounding
     if rounding == SIG:
-        return _sig_for(name, float(x))
+        return None if math.isnan(float(x)) else _sig_for(name, float(x))
     if rounding == SIG_LIST:
         return [_sig_for(name, float(v), element=True) for v in x]
     if rounding == EXACT:

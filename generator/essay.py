@@ -17,7 +17,9 @@ from specmodel.readouts import Readouts
 from specmodel.vllm import engine_log_line, engine_log_window
 
 from .axes import site_state, state_query
+from .contract import FIELDS
 from .filters import FILTERS, Quantity, Quoted
+from .site_model import full_dims
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGES = {"index.md.j2": ("index.md", ""), "model.md.j2": ("model.md", "../")}
@@ -72,6 +74,12 @@ class Scope:
     def __iter__(self):
         return iter(self._values)
 
+    def items(self):
+        return [(k, self[k]) for k in self._values]
+
+    def values(self):
+        return [self[k] for k in self._values]
+
 
 class ClosedForms:
     """Leviathan et al. 2023's closed forms, callable from templates, results named by call."""
@@ -98,11 +106,22 @@ class ClosedForms:
 
 def state_values(changes: dict, site) -> dict:
     """Everything the prose may quote about one state of the site's grid (``changes`` from the
-    defaults), from the SiteModel: its fields, its readouts, its engine-log line."""
+    defaults), from the SiteModel: its fields (every contract field the state alone indexes),
+    its readouts, its engine-log line, its step broken into parts under every cost model
+    (``parts[model][step kind][part]``, ``step_time[model][step kind]``, seconds), and its
+    speedup along each numeric axis (``speedup_by_batch`` …: {axis value: speedup})."""
     state = site_state(**changes)
     coords = {**site.defaults, **changes}
     readouts = site.readouts(coords)
-    values = {**state.as_dict(), **readouts}
+    fields = {f: site.value(f, coords) for f in FIELDS if set(full_dims(f)) <= set(coords)}
+    values = {**state.as_dict(), **fields, **readouts}
+    ax = site.axes
+    values["parts"] = {m: {k: {p: site.value("part_time_s", coords, breakdown_model=m, step_kind=k, part=p)
+                               for p in ax["part"]} for k in ax["step_kind"]} for m in ax["breakdown_model"]}
+    values["step_time"] = {m: {k: site.value("step_time_s", coords, breakdown_model=m, step_kind=k)
+                               for k in ax["step_kind"]} for m in ax["breakdown_model"]}
+    for dim in ("batch", "context", "gamma"):
+        values[f"speedup_by_{dim}"] = {v: site.value("speedup", coords, **{dim: v}) for v in ax[dim]}
     window = engine_log_window(state, Readouts(**readouts))
     values["log_line"] = engine_log_line(window)
     values["log_draft_acceptance_rate"] = window.draft_acceptance_rate

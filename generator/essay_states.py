@@ -3,7 +3,9 @@
 Each entry of ``ESSAY_STATES`` becomes a template variable of that name (see generator/context.py):
 every State field, every readout, the vLLM log line and config flag, the drafter label and the
 explorable-link query. Keys are ``specmodel.State`` fields; anything left out is the default
-(batch 1, context 2048, Qwen3-0.6B drafter, γ 4, α 0.75, falling acceptance, closed batch).
+(the calibrated cost model, batch 1, context 2048, Qwen3-0.6B drafter, γ 4, α 0.75, falling
+acceptance, closed batch). ``ideal*`` states are the same settings under the whole-pass roofline
+the essay derives.
 
 Every state here sits on the site's grid (generator/axes.py), so each can be an explorable link.
 Names say what the prose uses them for; change a value here and the prose follows.
@@ -21,7 +23,6 @@ ESSAY_STATES: dict[str, dict] = {
     "ngram": {"drafter": "ngram"},
     "ngram_busy": {"drafter": "ngram", "batch": 64},
     "ngram_b128": {"drafter": "ngram", "batch": 128},
-    "ngram_crowded": {"drafter": "ngram", "batch": 1024, "context": 512},
     # the paper's weakest drafter: a bigram model, α ≈ 0.2 at γ = 3, i.i.d. acceptance
     "bigram": {"drafter": "ngram", "alpha": 0.2, "gamma": 3, "acceptance": "same"},
     "bigram_busy": {"drafter": "ngram", "alpha": 0.2, "gamma": 3, "acceptance": "same", "batch": 64},
@@ -50,11 +51,20 @@ ESSAY_STATES: dict[str, dict] = {
     "b32g5": {"batch": 32, "gamma": 5},
     "b32g6": {"batch": 32, "gamma": 6},
     "b32g10": {"batch": 32, "gamma": 10},
-    # --- γ at 64 sequences (γ = 4 there is "busy")
-    "busy_g1": {"batch": 64, "gamma": 1},
-    "busy_g2": {"batch": 64, "gamma": 2},
     # --- the steady-state workload (a server that refills its batch)
     "busy_steady": {"batch": 64, "workload": "steady-state"},
+    # --- more batch sizes and contexts the prose quotes
+    "d17_b32": {"drafter": "qwen3-1.7b", "batch": 32},
+    "ngram_short": {"drafter": "ngram", "batch": 256, "context": 512},  # hundreds of short sequences
+    # --- the same states under the ideal whole-pass roofline the essay derives
+    "ideal": {"cost_model": "whole-pass"},
+    "ideal_b32": {"cost_model": "whole-pass", "batch": 32},
+    "ideal_busy": {"cost_model": "whole-pass", "batch": 64},
+    "ideal_b1024": {"cost_model": "whole-pass", "batch": 1024},
+    "ideal_d17": {"cost_model": "whole-pass", "drafter": "qwen3-1.7b"},
+    "ideal_ngram_busy": {"cost_model": "whole-pass", "drafter": "ngram", "batch": 64},
+    "ideal_g3": {"cost_model": "whole-pass", "gamma": 3},
+    "ideal_busy_steady": {"cost_model": "whole-pass", "batch": 64, "workload": "steady-state"},
 }
 
 # Leviathan, Kalman & Matias 2023, Table 2: English-to-German translation (WMT EnDe) with

@@ -30,7 +30,7 @@ def file_path(kind: str, coords: dict, axes: dict) -> str:
 
 
 def _flat(field: str, values: np.ndarray) -> list:
-    return [stored(field, v) for v in values.ravel()]
+    return [stored(field, v) for v in np.ravel(np.asarray(values, dtype=object) if isinstance(values, str) else values)]
 
 
 def data_files(site: SiteModel) -> dict[str, dict]:

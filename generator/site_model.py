@@ -16,11 +16,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from specmodel import Catalog, Triples, evaluate_grid
+from specmodel.breakdown import iteration_breakdown, plain_step_breakdown
 from specmodel.closed_forms import expected_tokens_ceiling, expected_tokens_per_iteration
 from specmodel.vllm import engine_log_counts, format_per_position, speculative_config_flag
 
-from .axes import TOKEN_ROW_PASSES, axes as site_axes, defaults, labels as site_labels, site_state
+from .axes import (
+    TOKEN_ROW_PASSES, axes as site_axes, defaults, labels as site_labels, other_cost_model, site_state,
+    site_typical_acceptance,
+)
 from .contract import FIELDS, FILES, TABLES, stored, token_kinds
+from .evidence import measured_plain_points
 
 
 @dataclass(frozen=True)
@@ -170,14 +175,22 @@ class SiteModel:
             f["roof_intensity"] = Named(np.array([x for x, _ in roof]), ("roof_point",))
             f["roof_flops_per_s"] = Named(np.array([y for _, y in roof]), ("roof_point",))
             self._log_fields(f, r, ax, drafters)
+            self._best_fields(f, ax)
             self._decision_fields(f, ax)
             per_cost[cost_name] = f
+        for cost_name, f in per_cost.items():
+            other = other_cost_model(cost_name)
+            f["other_speedup"] = per_cost[other]["speedup"]
+            f["other_plain_tokens_per_s"] = per_cost[other]["plain_tokens_per_s"]
+            f["other_cost_model"] = Named(np.array(other, dtype=object), ())
 
         for field in next(iter(per_cost.values())):
             self._set(field, Named(np.stack([per_cost[c][field].to(per_cost[c][field].dims, self.sizes)
                                              for c in ax["cost_model"]]),
                                    ("cost_model",) + per_cost[ax["cost_model"][0]][field].dims))
         self._static_fields(target, gpu, drafters, triples)
+        self._measured_fields()
+        self._breakdown_fields(target, gpu, drafters)
 
     @staticmethod
     def _gamma_only(named: Named) -> Named:
@@ -206,7 +219,8 @@ class SiteModel:
         f["log_draft_acceptance_rate_text"] = Named(
             np.vectorize(lambda x: "%.1f" % (x * 100), otypes=[object])(per_batch["draft_acceptance_rate"]), bg)
 
-    def _decision_fields(self, f: dict, ax: dict) -> None:
+    @staticmethod
+    def _best_fields(f: dict, ax: dict) -> None:
         speedup = f["speedup"]  # (w, B, P, D, acc, α, γ)
         s = speedup.values
         best_g = s.argmax(axis=-1)  # (w, B, P, D, acc, α)
@@ -215,20 +229,73 @@ class SiteModel:
         dims = speedup.dims[:-1]
         f["best_gamma"] = Named(gammas[best_g], dims)
         f["paying_positions"] = Named(np.where(best_speedup > 1, gammas[best_g], 0), dims)
-        # the best drafter × γ per batch × context
-        moved = np.moveaxis(s, 3, -2)  # (w, B, P, acc, α, D, γ)
-        flat = moved.reshape(moved.shape[:-2] + (-1,))
-        best = flat.argmax(axis=-1)
-        d_dims = ("workload", "batch", "context", "acceptance", "alpha")
+
+    def _decision_fields(self, f: dict, ax: dict) -> None:
+        """The fastest drafter × γ per task, batch and context, each drafter at its own typical
+        acceptance for the task (``site_typical_acceptance``)."""
+        s = f["speedup"].values  # (w, B, P, D, acc, α, γ)
+        typical = site_typical_acceptance(self.catalog)
+        gammas = np.array(ax["gamma"])
         drafter_keys = np.array(ax["drafter"], dtype=object)
-        chosen = drafter_keys[best // len(gammas)]
-        f["decision_drafter"] = Named(chosen, d_dims)
-        f["decision_gamma"] = Named(gammas[best % len(gammas)], d_dims)
-        f["decision_speedup"] = Named(np.take_along_axis(flat, best[..., None], axis=-1)[..., 0], d_dims)
         fits = f["fits_in_memory"].values  # (B, P, D)
-        d_index = best // len(gammas)  # (w, B, P, acc, α)
         b_i, p_i = np.indices(fits.shape[:2])
-        f["decision_fits"] = Named(fits[b_i[None, :, :, None, None], p_i[None, :, :, None, None], d_index], d_dims)
+        out: dict[str, list] = {k: [] for k in ("drafter", "gamma", "alpha", "acceptance", "speedup", "fits")}
+        for task in ax["task"]:
+            at = [typical[d][task] for d in ax["drafter"]]
+            per_drafter = np.stack([s[:, :, :, i, self.index("acceptance", shape), self.index("alpha", alpha), :]
+                                    for i, (alpha, shape) in enumerate(at)], axis=3)  # (w, B, P, D, γ)
+            flat = per_drafter.reshape(per_drafter.shape[:3] + (-1,))
+            best = flat.argmax(axis=-1)  # (w, B, P)
+            d_index = best // len(gammas)
+            out["drafter"].append(drafter_keys[d_index])
+            out["gamma"].append(gammas[best % len(gammas)])
+            out["alpha"].append(np.array([a for a, _ in at])[d_index])
+            out["acceptance"].append(np.array([shape for _, shape in at], dtype=object)[d_index])
+            out["speedup"].append(np.take_along_axis(flat, best[..., None], axis=-1)[..., 0])
+            out["fits"].append(fits[b_i[None], p_i[None], d_index])
+        dims = ("task", "workload", "batch", "context")
+        for key, values in out.items():
+            f[f"decision_{key}"] = Named(np.stack(values), dims)
+
+    def _measured_fields(self) -> None:
+        """Plain decoding as measured, at the grid context nearest the measurement's (log scale)."""
+        ax = self.axes
+        shape = (len(ax["measured_study"]), len(ax["context"]), len(ax["batch"]))
+        tokens, contexts = np.full(shape, np.nan), np.full(shape, np.nan)
+        for point in measured_plain_points(self.catalog):
+            if point.study not in ax["measured_study"] or point.batch not in ax["batch"]:
+                continue
+            nearest = min(ax["context"], key=lambda c: abs(math.log(c / point.context_tokens)))
+            i = (ax["measured_study"].index(point.study), ax["context"].index(nearest), ax["batch"].index(point.batch))
+            if not math.isnan(tokens[i]):
+                raise ValueError(f"two {point.study} measurements at batch {point.batch} near context {nearest}")
+            tokens[i], contexts[i] = point.tokens_per_s, point.context_tokens
+        dims = ("measured_study", "context", "batch")
+        self._set("measured_plain_tokens_per_s", Named(tokens, dims))
+        self._set("measured_context_tokens", Named(contexts, dims))
+
+    def _breakdown_fields(self, target, gpu, drafters) -> None:
+        """One step by part under every cost model, at the verify readouts' step (full batch,
+        context P + G/2 per sequence)."""
+        ax, base = self.axes, self.base
+        n = np.array(ax["batch"], dtype=float)[:, None]
+        context = np.array(ax["context"], dtype=float)[None, :] + base.output_tokens / 2
+        parts = ax["part"]
+        # (drafter, γ, model, B, P, step kind, part)
+        values = np.zeros((len(drafters), len(ax["gamma"]), len(ax["breakdown_model"]), n.size, context.size,
+                           len(ax["step_kind"]), len(parts)))
+        for m, name in enumerate(ax["breakdown_model"]):
+            cost = self.catalog.cost_model(name, base.engine)
+            plain = plain_step_breakdown(cost, target, gpu, n, context)
+            plain_stack = np.stack([np.broadcast_to(plain[p], (n.size, context.size)) for p in parts], axis=-1)
+            for d, drafter in enumerate(drafters):
+                for g, gamma in enumerate(ax["gamma"]):
+                    it = iteration_breakdown(cost, drafter, target, gpu, n, context, int(gamma))
+                    values[d, g, m, :, :, 0] = np.stack([np.broadcast_to(it[p], (n.size, context.size)) for p in parts], -1)
+                    values[d, g, m, :, :, 1] = plain_stack
+        dims = ("drafter", "gamma", "breakdown_model", "batch", "context", "step_kind")
+        self._set("part_time_s", Named(values, dims + ("part",)))
+        self._set("step_time_s", Named(values.sum(axis=-1), dims))
 
     def _static_fields(self, target, gpu, drafters, triples) -> None:
         ax = self.axes

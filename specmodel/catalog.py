@@ -20,6 +20,7 @@ from .entries import from_dict
 from .errors import ModelInputError
 from .fields import FIELDS
 from .hardware import GPU
+from .typical_acceptance import TYPICAL_ACCEPTANCE_ENTRIES, TypicalAcceptance, load_typical_acceptance
 
 # NVIDIA H100 SXM5 datasheet: 3.35 TB/s HBM3, 989 TFLOP/s dense bf16 (1979 with sparsity), 80 GB.
 # η_mem and η_flop are the ideal models' constants, fitted to the seed essay: the only pair that
@@ -132,13 +133,15 @@ def default_engine_entries() -> dict[str, dict]:
 @dataclass(frozen=True)
 class Catalog:
     """Validated entries by key: gpus, targets (models a reader can pick as the target), models
-    (every architecture, drafts included), drafters, engines."""
+    (every architecture, drafts included), drafters, engines, and typical_acceptance (drafter →
+    task → how well it guesses there, ``typical_acceptance.py``)."""
 
     gpus: dict[str, GPU]
     targets: dict[str, Architecture]
     models: dict[str, Architecture]
     drafters: dict[str, Drafter]
     engines: dict[str, Engine]
+    typical_acceptance: dict[str, dict[str, TypicalAcceptance]]
 
     def section(self, name: str) -> dict:
         return getattr(self, name)
@@ -183,6 +186,7 @@ def load_catalog(
     drafter_entries: dict = DRAFTER_ENTRIES,
     engine_entries: dict | None = None,
     target_keys: tuple = TARGET_KEYS,
+    typical_acceptance_entries: dict = TYPICAL_ACCEPTANCE_ENTRIES,
 ) -> Catalog:
     """Validate every entry and return the catalog (engines: ``engine_entries()`` unless given).
     Raises ModelInputError naming entry and field."""
@@ -199,8 +203,9 @@ def load_catalog(
             raise ModelInputError(f"target[{k}]", "not a model of the catalog", ", ".join(models))
     drafters = {k: _drafter(k, v, models) for k, v in drafter_entries.items()}
     engines = {k: Engine.from_entry(k, v) for k, v in engine_entries.items()}
+    typical = load_typical_acceptance(typical_acceptance_entries, drafters)
     return Catalog(gpus=gpus, targets={k: models[k] for k in target_keys}, models=models,
-                   drafters=drafters, engines=engines)
+                   drafters=drafters, engines=engines, typical_acceptance=typical)
 
 
 @functools.cache

@@ -3,7 +3,7 @@ import copy
 
 import pytest
 
-from specmodel import ModelInputError, load_catalog
+from specmodel import ModelInputError, default_catalog, load_catalog
 from specmodel.catalog import DRAFTER_ENTRIES, GPU_ENTRIES, MODEL_ENTRIES, default_engine_entries
 
 
@@ -117,3 +117,72 @@ def test_the_catalog_is_a_parameter_a_drafter_option_is_honoured():
     drafters["ngram"]["prompt_lookup_max"] = 7
     catalog = load_catalog(drafter_entries=drafters)
     assert speculative_config(State(drafter="ngram"), catalog)["prompt_lookup_max"] == 7
+
+
+# --- typical acceptance per drafter and task --------------------------------------------------
+
+from specmodel.acceptance import mean_acceptance_length  # noqa: E402
+from specmodel.typical_acceptance import TASKS, TYPICAL_ACCEPTANCE_ENTRIES, solve_alpha  # noqa: E402
+
+
+@pytest.mark.parametrize("length, gamma, shape", [(1.40, 3, "same"), (2.04, 3, "same"), (2.6, 4, "falling"),
+                                                  (1.01, 1, "same")])
+def test_solve_alpha_gives_back_the_measured_length(length, gamma, shape):
+    alpha = solve_alpha(length, gamma, shape)
+    assert 0 < alpha < 1
+    assert float(mean_acceptance_length(gamma, alpha, shape == "falling", gamma)) == pytest.approx(length, abs=1e-9)
+
+
+def test_solve_alpha_refuses_a_length_no_alpha_gives():
+    with pytest.raises(ValueError, match="between 1 and 4"):
+        solve_alpha(4.2, 3, "same")
+    with pytest.raises(ValueError, match="at most"):
+        solve_alpha(3.9, 3, "falling")  # the falling shape tops out below γ + 1
+
+
+def test_the_measured_ngram_acceptance_solves_to_the_grid_values_the_site_uses():
+    typical = default_catalog().typical_acceptance["ngram"]
+    assert typical["chat"].alpha == pytest.approx(0.2908, abs=1e-3)
+    assert typical["code-editing"].alpha == pytest.approx(0.557, abs=1e-3)
+    assert {t.basis for t in default_catalog().typical_acceptance["qwen3-0.6b"].values()} == {"assumed"}
+
+
+def _entries(**edit):
+    entries = {d: {t: dict(e) for t, e in tasks.items()} for d, tasks in TYPICAL_ACCEPTANCE_ENTRIES.items()}
+    for path, value in edit.items():
+        drafter, task, field = path.split("__")
+        if value is None:
+            entries[drafter][task].pop(field)
+        else:
+            entries[drafter][task][field] = value
+    return entries
+
+
+@pytest.mark.parametrize("edit, where, allowed", [
+    ({"ngram__chat__basis": "guessed"}, "typical_acceptance[ngram][chat].basis", "measured or assumed"),
+    ({"ngram__chat__acceptance": "rising"}, "typical_acceptance[ngram][chat].acceptance", "falling, same"),
+    ({"ngram__chat__mean_acceptance_length": 9.0}, "typical_acceptance[ngram][chat].mean_acceptance_length",
+     "between 1 and 4"),
+    ({"ngram__chat__source": None}, "typical_acceptance[ngram][chat].source", "every field of"),
+    ({"qwen3-0.6b__chat__alpha": 1.5}, "typical_acceptance[qwen3-0.6b][chat].alpha", "between 0 and 1"),
+    ({"qwen3-0.6b__chat__colour": "red"}, "typical_acceptance[qwen3-0.6b][chat].colour", "unknown field"),
+])
+def test_a_bad_typical_acceptance_entry_names_the_field(edit, where, allowed):
+    with pytest.raises(ModelInputError) as e:
+        load_catalog(typical_acceptance_entries=_entries(**edit))
+    assert where in str(e.value) and allowed in str(e.value)
+
+
+def test_every_drafter_needs_every_task():
+    entries = _entries()
+    del entries["ngram"]["chat"]
+    with pytest.raises(ModelInputError, match=r"typical_acceptance\[ngram\]\[chat\].*missing"):
+        load_catalog(typical_acceptance_entries=entries)
+    entries = _entries()
+    del entries["qwen3-1.7b"]
+    with pytest.raises(ModelInputError, match=r"typical_acceptance\[qwen3-1.7b\].*missing"):
+        load_catalog(typical_acceptance_entries=entries)
+    drafters = {k: v for k, v in DRAFTER_ENTRIES.items() if k != "qwen3-1.7b"}
+    with pytest.raises(ModelInputError, match="not a drafter of the catalog"):
+        load_catalog(drafter_entries=drafters, typical_acceptance_entries=_entries())
+    assert set(TASKS) == {"chat", "summarisation", "code-editing"}

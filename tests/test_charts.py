@@ -18,16 +18,28 @@ from generator.formats import format_value
 from generator.sampler_demo import run_sampler_demo
 from generator.svg import check_vegalite_version, render_svg, spec_vegalite_version, vega_bundle
 from specmodel import FIELDS, evaluate
-from generator.axes import site_state
+from generator.axes import BREAKDOWN_MODELS, site_state, site_typical_acceptance
+from generator.evidence import figure_rows
+from specmodel import default_catalog
+from specmodel.breakdown import STEP_PARTS, iteration_breakdown, plain_step_breakdown
 
-ARCHITECTURE_CHARTS = {"ladder", "gamma", "iteration", "roofline", "memory", "acceptance",
-                       "closed_form", "decision", "sampler"}
+ARCHITECTURE_CHARTS = {"ladder", "throughput", "gamma", "iteration", "breakdown", "validation", "shares", "roofline",
+                       "memory", "acceptance", "closed_form", "decision", "sampler"}
 STATE = {"cost_model": "whole-pass", "batch": 64, "context": 8192, "drafter": "qwen3-1.7b", "gamma": 3,
          "alpha": 0.6, "acceptance": "falling", "workload": "steady-state"}
 
 
+_STATIC = {}
+
+
+def _static():
+    if not _STATIC:
+        _STATIC.update({"sampler": run_sampler_demo().rows, **figure_rows(default_catalog(), BREAKDOWN_MODELS)})
+    return _STATIC
+
+
 def _rows(site, chart, state=STATE):
-    return chart_datasets(chart, state, site, static_rows=run_sampler_demo().rows)
+    return chart_datasets(chart, state, site, static_rows=_static())
 
 
 def _evaluate(**changes):
@@ -96,18 +108,75 @@ def test_closed_form_rows(site):
         assert row["ceiling"] == pytest.approx(1 / (1 - alpha), rel=5e-4)
 
 
-def test_decision_rows_are_the_best_drafter_and_gamma(site):
+def test_ladder_marks_the_other_cost_model(site):
+    table = _rows(site, "ladder", {**STATE, "cost_model": "calibrated"})["table"]
+    for row in table:
+        assert row["other"] == "whole-pass"
+        assert row["other_speedup"] == pytest.approx(_evaluate(batch=row["batch"]).speedup, rel=5e-4)
+        assert row["speedup"] == pytest.approx(_evaluate(batch=row["batch"], cost_model="calibrated").speedup, rel=5e-4)
+        assert row["fits"] == int(_evaluate(batch=row["batch"]).fits_in_memory)
+
+
+def test_throughput_shows_measurements_only_near_their_context(site):
+    at_512 = _rows(site, "throughput", {**STATE, "context": 512})["measured"]
+    at_2048 = _rows(site, "throughput", {**STATE, "context": 2048})["measured"]
+    assert all(r["tokens_per_s"] is None for r in at_2048)
+    measured = [r for r in at_512 if r["tokens_per_s"] is not None]
+    # GPUStack at 1, 2, 4 and 8 sequences; silybench at 1 to 256 (measurements-calibration.csv)
+    assert {(r["study"], r["batch"]) for r in measured} >= {("GPUStack", 1), ("GPUStack", 8), ("silybench", 256)}
+    gpustack_1 = next(r for r in measured if r["study"] == "GPUStack" and r["batch"] == 1)
+    assert gpustack_1["tokens_per_s"] == pytest.approx(1 / 7.28e-3, rel=1e-3)  # row 102: mean TPOT 7.28 ms
+    assert gpustack_1["measured_context"] == pytest.approx(232.6 + 220.6 / 2, abs=1)
+
+
+def test_breakdown_rows_are_specmodels_step_parts(site):
+    table = _rows(site, "breakdown")["table"]
+    assert [(r["model"], r["step"]) for r in table] == [(m, k) for m in BREAKDOWN_MODELS for k in ("iteration", "plain")]
+    catalog = site.catalog
+    target, gpu = catalog.targets["qwen3-8b"], catalog.gpus["h100-sxm"]
+    context = STATE["context"] + 128  # the middle of the run: P + G/2
+    for row in table:
+        cost = catalog.cost_model(row["model"], "vllm")
+        parts = (iteration_breakdown(cost, catalog.drafters[STATE["drafter"]], target, gpu, STATE["batch"], context,
+                                     STATE["gamma"]) if row["step"] == "iteration"
+                 else plain_step_breakdown(cost, target, gpu, STATE["batch"], context))
+        for part in STEP_PARTS:
+            assert row[part] == pytest.approx(float(parts[part]), rel=5e-4, abs=1e-12)
+        assert row["total_s"] == pytest.approx(sum(float(v) for v in parts.values()), rel=5e-4)
+
+
+def test_validation_rows_carry_measurement_and_every_model():
+    rows_ = figure_rows(default_catalog(), BREAKDOWN_MODELS)
+    step = rows_["validation"]
+    measured = {r["row"]: r for r in step if r["series"] == "measured"}
+    assert measured[102]["value"] == pytest.approx(7.28) and measured[102]["study"] == "GPUStack"
+    assert {r["series"] for r in step} == {"measured", *BREAKDOWN_MODELS}
+    assert all(r["source"] and r["fitted"] in (True, False) for r in step)
+    shares = {(r["row"], r["series"]): r for r in rows_["shares"]}
+    assert shares[(92, "measured")]["value"] == 47 and shares[(92, "measured")]["verification"] == 42
+    assert shares[(92, "measured")]["read_off_plot"] is True
+
+
+def test_decision_rows_take_each_drafter_at_its_typical_acceptance(site):
     table = _rows(site, "decision")["table"]
-    assert len(table) == len(FIELDS["batch"].grid) * len(FIELDS["context"].grid)
-    for row in table[::9]:
-        best = max(((d, g) for d in site.axes["drafter"] for g in FIELDS["gamma"].grid),
-                   key=lambda dg: site.value("speedup", {**STATE, "batch": row["batch"], "context": row["context"],
-                                                         "drafter": dg[0], "gamma": dg[1]}))
-        assert (row["drafter"], row["gamma"]) == best
+    assert len(table) == len(site.axes["task"]) * len(FIELDS["batch"].grid) * len(FIELDS["context"].grid)
+    typical = site_typical_acceptance(site.catalog)
+    assert typical["ngram"]["code-editing"] == (0.55, "same") and typical["ngram"]["chat"] == (0.3, "same")
+    for row in table[::7]:
+        candidates = [(d, g) for d in site.axes["drafter"] for g in FIELDS["gamma"].grid]
+
+        def speedup(dg, row=row):
+            alpha, shape = typical[dg[0]][row["task"]]
+            return site.value("speedup", {**STATE, "batch": row["batch"], "context": row["context"], "drafter": dg[0],
+                                          "gamma": dg[1], "alpha": alpha, "acceptance": shape})
+        assert (row["drafter"], row["gamma"]) == max(candidates, key=speedup)
+        assert (row["alpha"], row["acceptance"]) == typical[row["drafter"]][row["task"]]
         fits = _evaluate(batch=row["batch"], context=row["context"], drafter=row["drafter"]).fits_in_memory
         assert row["fits"] == int(fits)
         assert row["current"] is (row["batch"] == STATE["batch"] and row["context"] == STATE["context"])
     assert {row["fits"] for row in table} == {0, 1}
+    # the map does not follow the state's α: each drafter keeps its own
+    assert _rows(site, "decision", {**STATE, "alpha": 0.2})["table"] == table
 
 
 def test_memory_rows_name_each_model(site):
@@ -162,7 +231,7 @@ def test_every_architecture_chart_has_a_module():
 @pytest.mark.parametrize("name", sorted(ARCHITECTURE_CHARTS))
 def test_spec_validates_against_the_vegalite_schema(specs, name):
     alt.TopLevelSpec.validate(specs[name])
-    kind = {"hconcat": alt.HConcatChart, "layer": alt.LayerChart}
+    kind = {"hconcat": alt.HConcatChart, "layer": alt.LayerChart, "facet": alt.FacetChart}
     cls = next((c for key, c in kind.items() if key in specs[name]), alt.Chart)
     assert cls.from_dict(specs[name]).to_dict() == specs[name]
 
@@ -181,7 +250,7 @@ def test_spec_data_is_by_url_and_compiles_to_named_datasets(specs, name):
             if path[-1] == "data" and isinstance(value, dict)}
     assert urls == data_urls(name)
     assert urls["table"] == f"charts/data/{name}.json"
-    assert not any(path[-1] == "values" for path, _ in _walk(spec)), "published specs never inline rows"
+    assert not any(path[-2:] == ("data", "values") for path, _ in _walk(spec)), "published specs never inline rows"
     vega = vlc.vegalite_to_vega(spec)
     sources = {d["name"]: d.get("url") for d in vega["data"] if "source" not in d}
     assert sources == urls, "the page swaps rows with view.data(name, …): the names must survive compilation"
@@ -195,7 +264,7 @@ def test_spec_has_title_description_font_and_no_theme_colours(specs, name):
     assert "system-ui" in spec["config"]["font"]
     theme_colours = [path for path, _ in _walk(spec["config"]) if re.search(r"(?i)colou?r|fill|stroke|background", str(path[-1]))]
     assert theme_colours == []
-    if "hconcat" not in spec:
+    if "hconcat" not in spec and "facet" not in spec:
         assert spec["width"] == "container"
     # Every drawn continuous axis carries a title (units are in the titles, e.g. "time (ms)").
     vega = vlc.vegalite_to_vega(spec)
@@ -213,7 +282,8 @@ def test_tooltips_never_show_raw_booleans_or_unrounded_floats(specs, name):
         if path[-1] == "tooltip" and isinstance(value, list):
             for tip in value:
                 assert tip.get("type") != "nominal" or tip["field"] not in ("current", "fits", "pays"), tip
-                if tip.get("type") == "quantitative" and tip["field"] not in ("gamma", "batch", "context", "position"):
+                if tip.get("type") == "quantitative" and tip["field"] not in ("gamma", "batch", "context", "position",
+                                                                                  "row"):
                     assert tip.get("format"), f"{name}: {tip} shows an unrounded float"
 
 

@@ -12,6 +12,7 @@ import { mountCharts, stopCharts, updateCharts } from "./views/charts.js";
 import { mountControls } from "./views/controls.js";
 import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
+import { markScrollRegions } from "./views/scroll-regions.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
 
@@ -141,6 +142,12 @@ class Page {
     this.committed = state;
     this.state$.set(state, { source: "history" });
     this.announcer?.soon();
+  }
+
+  // A chart's mark was clicked (the decision map): open the state it names, as a link would.
+  onSelect(values) {
+    if (!this.sim) return;
+    this.go(serializeQuery({ ...this.state$.get(), ...values }, this.manifest), { scroll: true });
   }
 
   onExploreClick(event, link) {
@@ -286,6 +293,9 @@ export async function setupPage() {
   const sim = document.querySelector(".spec-sim#simulation");
   const article = document.querySelector("article") ?? document.body;
   mountCharts(document.body);
+  // The theme wraps wide tables as the page loads: look for them now and once it has.
+  markScrollRegions(document.body);
+  requestAnimationFrame(() => markScrollRegions(document.body));
   const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
   if (!needsData) return;
   let manifest;
@@ -310,6 +320,9 @@ export async function setupPage() {
   article.addEventListener("click", (event) => {
     const link = event.target.closest?.("a.explore");
     if (link && page === current) current.onExploreClick(event, link);
+  });
+  article.addEventListener("spec:select", (event) => {
+    if (page === current) current.onSelect(event.detail.values);
   });
   current.start();
 }

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import acceptance, closed_form, decision, gamma, iteration, ladder, memory, roofline, sampler
+from . import (
+    acceptance, breakdown, closed_form, decision, gamma, iteration, ladder, memory, roofline, sampler, shares,
+    throughput, validation,
+)
 from .common import TABLE, data_url
 
-CHARTS: dict[str, ModuleType] = {m.NAME: m for m in (ladder, gamma, iteration, roofline, memory, acceptance,
-                                                      closed_form, decision, sampler)}
+CHARTS: dict[str, ModuleType] = {m.NAME: m for m in (ladder, throughput, gamma, iteration, breakdown, validation,
+                                                      shares, roofline, memory, acceptance, closed_form, decision,
+                                                      sampler)}
 CHART_NAMES: tuple[str, ...] = tuple(CHARTS)
 
 

@@ -63,9 +63,13 @@ def title(text: str, *subtitle: str) -> alt.Title:
     return alt.Title(text, subtitle=list(subtitle) if subtitle else alt.Undefined)
 
 
-def finish(chart: alt.TopLevelMixin, name: str, description: str) -> dict:
-    """Attach the screen-reader description and shared config; return the Vega-Lite dict."""
-    chart = chart.properties(description=description, usermeta={"chart": name, "description": description})
+def finish(chart: alt.TopLevelMixin, name: str, description: str, select: list[str] | None = None) -> dict:
+    """Attach the screen-reader description and shared config; return the Vega-Lite dict.
+
+    select: the state fields a click on a mark sets from its row (the page's charts.js reads
+    them from usermeta); None for a chart that is only read."""
+    meta = {"chart": name, "description": description, **({"select": select} if select else {})}
+    chart = chart.properties(description=description, usermeta=meta)
     chart = chart.configure(font=FONT).configure_title(anchor="start", subtitlePadding=4, fontSize=14)
     return chart.to_dict()
 
@@ -79,8 +83,9 @@ def axis(dim: str) -> dict:
     return {"axis": dim}
 
 
-def field(name: str) -> dict:
-    return {"field": name}
+def field(name: str, **at) -> dict:
+    """A field's value at the point, with the dims in ``at`` set to those values."""
+    return {"field": name, "at": at} if at else {"field": name}
 
 
 def current(*dims: str) -> dict:

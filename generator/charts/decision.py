@@ -1,31 +1,42 @@
-"""The decision map: the fastest drafter and γ at every batch size × context."""
+"""The decision map: for each kind of traffic, the fastest drafter and γ at every batch size ×
+context, each drafter at its own typical acceptance for that traffic. A click sets the simulation."""
 from __future__ import annotations
 
 import altair as alt
 
-from .common import GREY, ORANGE, axis, column, current, field, finish, label_expr, source, title, walk
+from .common import GREY, ORANGE, axis, column, current, field, finish, label, label_expr, source, title, walk
 
 NAME = "decision"
-DESCRIPTION = ("Heatmap over batch size and context length; each cell is coloured by the drafter with the "
-               "highest speedup and labelled with its best γ and speedup.")
-ROWS = {"table": [walk(["batch", "context"], batch=axis("batch"), context=axis("context"),
+DESCRIPTION = ("Three heatmaps, one per kind of traffic (chat, summarisation, code editing), over batch size and "
+               "context length; each cell is coloured by the drafter with the highest speedup at its typical "
+               "acceptance for that traffic and labelled with its best γ and speedup.")
+ROWS = {"table": [walk(["task", "batch", "context"], task=axis("task"), task_label=label("task"),
+                       batch=axis("batch"), context=axis("context"),
                        drafter=field("decision_drafter"), gamma=field("decision_gamma"),
+                       alpha=field("decision_alpha"), acceptance=field("decision_acceptance"),
                        speedup=field("decision_speedup"), fits=field("decision_fits"),
                        current=current("batch", "context"))]}
-COLUMNS = [column("batch", "concurrent sequences", "int"), column("context", "context (tokens)", "int"),
-           column("drafter", "best drafter"), column("gamma", "best γ", "int"), column("speedup", "speedup", "times"),
+COLUMNS = [column("task_label", "traffic"), column("batch", "concurrent sequences", "int"),
+           column("context", "context (tokens)", "int"), column("drafter", "best drafter"),
+           column("gamma", "best γ", "int"), column("alpha", "its α"), column("speedup", "speedup", "times"),
            column("fits", "fits in memory", "yes")]
 CELL_NONE = GREY
+# What a click on a cell sets: the cell's batch and context, and its drafter at its best γ and
+# its typical acceptance for the traffic.
+SELECT = ["batch", "context", "drafter", "gamma", "alpha", "acceptance"]
 
 
 def spec(context: dict) -> dict:
     labels = context["labels"]["drafter"]
     colours = context["colours"]["drafter"]
+    tasks = context["labels"]["task"]
     drafters = list(labels)
     base = alt.Chart(source(NAME)).transform_calculate(
         label="'γ' + datum.gamma + '\\n' + format(datum.speedup, '.2f') + '×'",
         drafter_name=label_expr(labels, "datum.drafter"),
         shown="format(datum.speedup, '.2f') + '×'",
+        alpha_shown="format(datum.alpha, '.2f') + (datum.acceptance === 'same' ? ', same at every position'"
+                    " : ', falling with position')",
         verdict="datum.speedup > 1 ? 'faster than plain decoding' : 'plain decoding is faster'",
         memory="datum.fits ? 'fits in the GPU' : 'does not fit in the GPU'",
     )
@@ -34,8 +45,8 @@ def spec(context: dict) -> dict:
     x = alt.X("context:O", title="context length (tokens, k = 1024)", scale=gap,
               axis=alt.Axis(labelAngle=0, orient="top",
                             labelExpr="datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"))
-    y = alt.Y("batch:O", title="concurrent sequences (batch size)", scale=gap)
-    cells = base.mark_rect().encode(
+    y = alt.Y("batch:O", title="concurrent sequences", scale=gap)
+    cells = base.mark_rect(cursor="pointer").encode(
         x=x, y=y,
         # A choice that does not fit in the GPU's memory is outlined: possible only on paper. An
         # outline keeps the fill, so the white labels stay readable in both palettes.
@@ -49,20 +60,28 @@ def spec(context: dict) -> dict:
                       legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(labels),
                                         symbolStrokeWidth=0)),
         ),
-        tooltip=[alt.Tooltip("batch:O", title="concurrent sequences"),
+        tooltip=[alt.Tooltip("task_label:N", title="traffic"), alt.Tooltip("batch:O", title="concurrent sequences"),
                  alt.Tooltip("context:O", title="context (tokens)"),
                  alt.Tooltip("drafter_name:N", title="best drafter"), alt.Tooltip("gamma:Q", title="best γ"),
+                 alt.Tooltip("alpha_shown:N", title="its α"),
                  alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("verdict:N", title="verdict"),
                  alt.Tooltip("memory:N", title="memory")],
     )
-    # The current state: a ring inside the cell.
+    # The current state's batch and context: a ring inside the cell.
     ring = base.transform_filter("datum.current").mark_rect(filled=False, stroke="currentColor", strokeWidth=2,
                                                             strokeDash=[3, 2]).encode(x=x, y=y)
     # Two-line label: shift up half a line so the pair is centred in the cell.
-    text = base.mark_text(color="#ffffff", fontSize=10, lineBreak="\n", dy=-6).encode(x=x, y=y, text="label:N")
-    chart = alt.layer(cells, ring, text).properties(
-        width="container", height=alt.Step(30),
-        title=title("Best drafter and γ per batch and context", "Colour: the fastest drafter; text: its γ and",
-                    "speedup. Grey: plain decoding wins. Outlined:", "does not fit in the GPU's memory."),
+    text = base.mark_text(color="#ffffff", fontSize=9, lineBreak="\n", dy=-5, cursor="pointer").encode(
+        x=x, y=y, text="label:N")
+    chart = alt.layer(cells, ring, text).properties(width=alt.Step(37), height=alt.Step(26)).facet(
+        row=alt.Row("task:N", sort=list(tasks), title=None,
+                    header=alt.Header(labelExpr=label_expr(tasks, "datum.value"), labelAngle=0, labelAlign="left",
+                                      labelAnchor="start", labelOrient="top", labelFontWeight="bold",
+                                      labelFontSize=13)),
+        spacing=14,
+    ).properties(
+        title=title("Best drafter and γ, by traffic", "Colour: the fastest drafter at its typical",
+                    "acceptance; text: its γ and speedup. Grey:", "plain decoding wins. Outlined: does not",
+                    "fit. Click a cell to open it above."),
     )
-    return finish(chart, NAME, DESCRIPTION)
+    return finish(chart, NAME, DESCRIPTION, select=SELECT)

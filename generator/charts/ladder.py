@@ -1,38 +1,57 @@
-"""The ladder: the speedup at every batch size for the current drafter, γ and α."""
+"""The ladder: the speedup at every batch size for the current drafter, γ and α, with the other
+cost model's value on each rung."""
 from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, REFERENCE, axis, column, current, field, finish, source, title, walk
+from .common import BLUE, ORANGE, REFERENCE, axis, column, current, field, finish, label_expr, source, title, walk
 
 NAME = "ladder"
-DESCRIPTION = ("Bar chart of the speedup of speculative decoding over plain decoding for each batch size "
-               "from 1 to 1024 concurrent sequences, with a reference line at 1×.")
-ROWS = {"table": [walk(["batch"], batch=axis("batch"), speedup=field("speedup"), current=current("batch"))]}
-COLUMNS = [column("batch", "concurrent sequences", "int"), column("speedup", "speedup", "times")]
-HEIGHT = 260
+DESCRIPTION = ("Bar chart of the speedup of speculative decoding over plain decoding under the current cost model "
+               "for each batch size from 1 to 1024 concurrent sequences, a reference line at 1×, and a tick on "
+               "each bar for the other cost model's speedup.")
+ROWS = {"table": [walk(["batch"], batch=axis("batch"), speedup=field("speedup"), other_speedup=field("other_speedup"),
+                       fits=field("fits_in_memory"), other=field("other_cost_model"), current=current("batch"))]}
+COLUMNS = [column("batch", "concurrent sequences", "int"), column("speedup", "speedup", "times"),
+           column("other_speedup", "speedup, other cost model", "times"), column("fits", "fits in memory", "yes")]
+HEIGHT = 240
 OUTCOMES = ["faster", "slower"]
 
 
 def spec(context: dict) -> dict:
+    models = context["labels"]["cost_model"]
     base = alt.Chart(source(NAME)).transform_calculate(
         outcome="datum.speedup > 1 ? 'faster' : 'slower'",
         shown="format(datum.speedup, '.2f') + '×'",
+        other_shown="format(datum.other_speedup, '.2f') + '×'",
+        other_name=label_expr(models, "datum.other"),
+        memory="datum.fits ? 'fits in the GPU' : 'does not fit in the GPU'",
+        shade="!datum.fits ? 0.25 : datum.current ? 1 : 0.6",
     )
+    x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0))
     colour = alt.Color("outcome:N", title=None, scale=alt.Scale(domain=OUTCOMES, range=[BLUE, ORANGE]),
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square",
                                          labelExpr="datum.value === 'faster' ? 'faster than plain decoding'"
                                                    " : 'slower than plain decoding'"))
+    tooltip = [alt.Tooltip("batch:O", title="concurrent sequences"), alt.Tooltip("shown:N", title="speedup"),
+               alt.Tooltip("other_shown:N", title="other cost model"), alt.Tooltip("other_name:N", title="which is"),
+               alt.Tooltip("memory:N", title="memory")]
+    y = alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False))
     bars = base.mark_bar().encode(
-        x=alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False)),
+        x=x, y=y,
         # Bars start at 1×, so a slowdown hangs below the line instead of just being shorter.
         y2=alt.datum(1),
         color=colour,
-        opacity=alt.condition("datum.current", alt.value(1.0), alt.value(0.55)),
-        tooltip=[alt.Tooltip("batch:O", title="concurrent sequences"), alt.Tooltip("shown:N", title="speedup")],
+        # A state that does not fit in the GPU's memory is drawn pale and dashed: possible only on paper.
+        opacity=alt.Opacity("shade:Q", scale=None, legend=None),
+        stroke=alt.condition("!datum.fits", alt.Stroke("outcome:N", legend=None), alt.value(None)),
+        strokeDash=alt.value([3, 2]),
+        tooltip=tooltip,
     )
     one = base.mark_rule(strokeWidth=1.5, strokeDash=[4, 3], color=REFERENCE).encode(y=alt.datum(1))
+    # The other cost model: a short tick on each rung, in the text colour, half-transparent.
+    other = base.mark_tick(thickness=2, color="currentColor", opacity=0.7, size=14).encode(
+        x=x, y=alt.Y("other_speedup:Q"), tooltip=tooltip)
     # The current bar is also labelled with its value, so the highlight does not rely on opacity
     # alone; one layer per direction keeps the label off the bar's end.
     above = base.mark_text(dy=-4, fontWeight="bold", baseline="bottom").encode(
@@ -41,10 +60,11 @@ def spec(context: dict) -> dict:
     below = base.mark_text(dy=4, fontWeight="bold", baseline="top").encode(
         x="batch:O", y="speedup:Q", color=colour,
         text=alt.condition("datum.current && datum.speedup <= 1", "shown:N", alt.value("")))
-    chart = alt.layer(bars, one, above, below).properties(
+    speedup = alt.layer(bars, one, other, above, below).properties(
         width="container", height=HEIGHT,
         # Titles are static while rows change: they name the chart, not a finding.
-        title=title("Speedup at each batch size", "Speedup over plain decoding per batch size:",
-                    "above 1× is faster, below is slower."),
+        title=title("Speedup at each batch size", "Bars: the cost model you picked. Ticks: the",
+                    "other one. Pale dashed bars: does not fit."),
     )
-    return finish(chart, NAME, DESCRIPTION)
+
+    return finish(speedup, NAME, DESCRIPTION)

@@ -152,6 +152,17 @@ def max_affine_sum(a: Affine, b: Affine, context_sum, step, count) -> np.ndarray
     return total
 
 
+# The parts ``CostModel.breakdown`` splits one pass into (each model uses some of them).
+WEIGHTS_AT_BANDWIDTH = "weights_at_bandwidth"  # weight GEMMs (and the embedding gather) bound by bytes
+WEIGHTS_AT_FLOP_RATE = "weights_at_flop_rate"  # weight GEMMs bound by arithmetic
+ATTENTION = "attention"  # attention over the KV cache
+LAUNCH_FLOOR = "launch_floor"  # what the CPU's layer-by-layer launches add over the kernels
+WHOLE_PASS_AT_BANDWIDTH = "whole_pass_at_bandwidth"  # the whole-pass max, memory side binding
+WHOLE_PASS_AT_FLOP_RATE = "whole_pass_at_flop_rate"  # the whole-pass max, arithmetic side binding
+PASS_PARTS = (WHOLE_PASS_AT_BANDWIDTH, WHOLE_PASS_AT_FLOP_RATE, WEIGHTS_AT_BANDWIDTH, WEIGHTS_AT_FLOP_RATE,
+              ATTENTION, LAUNCH_FLOOR)
+
+
 class CostModel:
     """A way of pricing passes and engine steps.
 
@@ -182,7 +193,8 @@ class CostModel:
         return np.zeros(np.shape(num_seqs))
 
     def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
-        """One pass's time by part, {part: seconds}; the parts add up to the pass's time."""
+        """One pass's time by part, {part (one of PASS_PARTS): seconds}; the parts add up to the
+        pass's time."""
         raise NotImplementedError
 
     def roof(self, gpu: GPU) -> tuple[float, float]:

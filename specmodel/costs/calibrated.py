@@ -26,7 +26,7 @@ import numpy as np
 
 from ..architecture import Architecture
 from ..hardware import GPU
-from .base import Affine, CostModel, PassPrice
+from .base import LAUNCH_FLOOR, Affine, CostModel, PassPrice
 from .names import CALIBRATED
 from .per_kernel import KernelRates, kernel_price
 
@@ -94,12 +94,13 @@ class Calibrated(CostModel):
         return self.constants["draft_model_iteration_per_seq_s"] * np.asarray(num_seqs, dtype=float)
 
     def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
-        """Kernel parts, then what the launch floor adds over the kernels and the launches
-        outside CUDA graphs; they add up to the pass time."""
+        """The kernel parts, then LAUNCH_FLOOR: what the launch floor adds over the kernels, and
+        the launches outside CUDA graphs. They add up to the pass time."""
         k = kernel_price(model, self.rates(gpu), num_seqs, num_positions)
         c = np.asarray(context_sum, dtype=float)
         parts = {part: v0 + v1 * c for part, (v0, v1) in k.parts_s.items()}
         gpu_time = k.gpu_time_s.at(c)
-        parts["launch floor (CPU issuing the layers)"] = np.maximum(self.launch_floor_s(model) - gpu_time, 0.0)
-        parts["launches outside CUDA graphs"] = self.outside_graph_s(model, num_positions) + 0 * gpu_time
+        floor = self.launch_floor_s(model) * (np.asarray(num_seqs) > 0)
+        parts[LAUNCH_FLOOR] = (np.maximum(floor - gpu_time, 0.0)
+                               + self.outside_graph_s(model, num_positions) + 0 * gpu_time)
         return parts

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..architecture import BF16_BYTES, Architecture
 from ..hardware import GPU
-from .base import Affine, CostModel, PassPrice
+from .base import ATTENTION, WEIGHTS_AT_BANDWIDTH, WEIGHTS_AT_FLOP_RATE, Affine, CostModel, PassPrice
 from .names import PER_KERNEL
 
 
@@ -52,8 +52,9 @@ class KernelRates:
 class KernelPrice:
     """A pass's kernels, as affine functions of the cached context C.
 
-    gpu_time_s: the kernels' times summed (s). parts_s: that time by part, {part: (v0, v1)}
-    with time = v0 + v1·C; flops, bytes, memory_time_s, compute_time_s as in PassPrice.
+    gpu_time_s: the kernels' times summed (s). parts_s: that time by part (``base.PASS_PARTS``:
+    weights at bandwidth, weights at the FLOP rate, attention), {part: (v0, v1)} with
+    time = v0 + v1·C; flops, bytes, memory_time_s, compute_time_s as in PassPrice.
     """
 
     gpu_time_s: Affine
@@ -78,20 +79,25 @@ def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_position
     parts: dict[str, np.ndarray] = {}
     flops = bytes_ = memory = compute = 0.0
 
-    def gemm(part: str, in_f: int, out_f: int, count: int):
+    parts: dict[str, np.ndarray] = {WEIGHTS_AT_BANDWIDTH: 0.0, WEIGHTS_AT_FLOP_RATE: 0.0}
+
+    def gemm(in_f: int, out_f: int, count: int):
         nonlocal flops, bytes_, memory, compute
         moved = present * b * in_f * out_f
         work = 2.0 * tokens * in_f * out_f
-        parts[part] = parts.get(part, 0.0) + count * np.maximum(moved / bw, work / rate)
+        # each GEMM is bound by one side: its time goes to that part
+        memory_bound = moved / bw >= work / rate
+        parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + count * np.where(memory_bound, moved / bw, 0.0)
+        parts[WEIGHTS_AT_FLOP_RATE] = parts[WEIGHTS_AT_FLOP_RATE] + count * np.where(memory_bound, 0.0, work / rate)
         flops, bytes_ = flops + count * work, bytes_ + count * moved
         memory, compute = memory + count * moved / bw, compute + count * work / rate
 
-    for part, in_f, out_f in model.layer_gemms:
-        gemm(part, in_f, out_f, layers)
-    gemm("output head", *model.lm_head_shape, 1)
-    # the embedding gather: T rows of the table
+    for _, in_f, out_f in model.layer_gemms:
+        gemm(in_f, out_f, layers)
+    gemm(*model.lm_head_shape, 1)
+    # the embedding gather: T rows of the table, at bandwidth
     moved = b * tokens * model.hidden_size
-    parts["embedding gather"] = moved / bw
+    parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + moved / bw
     bytes_, memory = bytes_ + moved, memory + moved / bw
 
     # attention: proportional to the cached context
@@ -102,7 +108,7 @@ def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_position
     zero = np.zeros(np.broadcast_shapes(n.shape, n_pos.shape))
     gpu0 = sum(parts.values()) + zero
     parts_affine = {k: (v + zero, zero) for k, v in parts.items()}
-    parts_affine["attention over the KV cache"] = (zero, attention)
+    parts_affine[ATTENTION] = (zero, attention)
     return KernelPrice(
         gpu_time_s=Affine(gpu0, attention),
         parts_s=parts_affine,

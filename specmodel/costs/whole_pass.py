@@ -16,7 +16,7 @@ import numpy as np
 
 from ..architecture import Architecture
 from ..hardware import GPU
-from .base import Affine, CostModel, PassPrice
+from .base import WHOLE_PASS_AT_BANDWIDTH, WHOLE_PASS_AT_FLOP_RATE, Affine, CostModel, PassPrice
 from .names import WHOLE_PASS
 
 
@@ -37,8 +37,9 @@ class WholePass(CostModel):
         return PassPrice(memory, compute, flops, nbytes, memory, compute)
 
     def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
-        """{"memory": s, "arithmetic": s}, the larger of the two charged (the other is hidden)."""
+        """The whole pass in one part: WHOLE_PASS_AT_BANDWIDTH when memory bounds it, else
+        WHOLE_PASS_AT_FLOP_RATE (the other side is hidden under it)."""
         p = self.forward_pass(model, gpu, num_seqs, context_sum, num_positions)
         memory_bound = p.memory_time_s >= p.compute_time_s
-        return {"weights and KV cache (memory-bound)": np.where(memory_bound, p.time_s, 0.0),
-                "arithmetic (compute-bound)": np.where(memory_bound, 0.0, p.time_s)}
+        return {WHOLE_PASS_AT_BANDWIDTH: np.where(memory_bound, p.time_s, 0.0),
+                WHOLE_PASS_AT_FLOP_RATE: np.where(memory_bound, 0.0, p.time_s)}

@@ -50,6 +50,11 @@ class Drafter:
         """The cost of proposing γ tokens for n sequences whose caches hold C tokens in all."""
         raise NotImplementedError
 
+    def draft_pass_breakdown(self, cost: CostModel, gpu: GPU, num_seqs, context_sum, gamma: int) -> dict:
+        """The draft passes of one iteration by part ({part of ``costs.PASS_PARTS``: s}, summed
+        over the γ passes); empty for a drafter that runs no passes on the GPU."""
+        return {}
+
     def iteration_extra_s(self, cost: CostModel, num_seqs):
         """Seconds per iteration this drafter's path adds to the engine beyond its draft phase."""
         return np.zeros(np.shape(num_seqs))

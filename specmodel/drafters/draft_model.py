@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
+
 from ..architecture import Architecture
 from ..costs import CostModel, PassCost
 from ..errors import ModelInputError
@@ -39,6 +41,14 @@ class DraftModel(Drafter):
 
     def draft_phase(self, cost: CostModel, gpu: GPU, num_seqs, context_sum, gamma) -> PassCost:
         return cost.repeated_passes(self.architecture, gpu, num_seqs, context_sum, num_seqs, gamma)
+
+    def draft_pass_breakdown(self, cost: CostModel, gpu: GPU, num_seqs, context_sum, gamma: int) -> dict:
+        n = np.asarray(num_seqs, dtype=float)
+        total: dict = {}
+        for j in range(int(gamma)):  # pass j at context C + j·n, as draft_phase prices it
+            for part, seconds in cost.breakdown(self.architecture, gpu, n, context_sum + j * n, 1).items():
+                total[part] = total.get(part, 0.0) + seconds
+        return total
 
     def iteration_extra_s(self, cost: CostModel, num_seqs):
         return cost.draft_model_iteration_s(num_seqs)

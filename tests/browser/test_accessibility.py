@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .site_helpers import CSP_WATCH, KEYS, controls_state, manifest, query_of, wait_rendered
+from .site_helpers import CSP_WATCH, KEYS, controls_state, manifest, names_by_key, query_of, wait_rendered
 
 pytestmark = pytest.mark.browser
 
@@ -46,17 +46,20 @@ def test_keyboard_reaches_names_and_operates_every_control(page, page_log, conte
     # Arrow keys operate every control and change the state (and the URL).
     state = dict(manifest()["defaults"])
     axes = manifest()["axes"]
+    names = names_by_key()
     for key in KEYS:
+        name = names[key]
         # A radio group is one Tab stop: its checked radio takes the keys.
-        control = page.locator(f"#simulation [name={key}]" + (":checked" if key == "acceptance" else ""))
+        radios = page.locator(f"#simulation input[type=radio][name={key}]").count() > 0
+        control = page.locator(f"#simulation [name={key}]" + (":checked" if radios else ""))
         control.focus()
-        i = axes[key].index(state[key])
-        forward = i < len(axes[key]) - 1
+        i = axes[name].index(state[name])
+        forward = i < len(axes[name]) - 1
         if control.get_attribute("type") == "range":
             page.keyboard.press("ArrowRight" if forward else "ArrowLeft")
         else:  # a select or a radio group
             page.keyboard.press("ArrowDown" if forward else "ArrowUp")
-        state[key] = axes[key][i + 1 if forward else i - 1]
+        state[name] = axes[name][i + 1 if forward else i - 1]
         wait_rendered(page, query_of(state))
         assert controls_state(page) == state, key
 

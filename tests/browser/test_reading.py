@@ -14,7 +14,8 @@ pytestmark = pytest.mark.browser
 
 ALL_LIVE = "() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))"
 # The charts whose rows follow the state (rows.js BUILDERS).
-STATE_CHARTS = ("ladder", "gamma", "iteration", "roofline", "acceptance", "closed_form", "decision")
+STATE_CHARTS = ("ladder", "throughput", "gamma", "iteration", "breakdown", "roofline", "acceptance", "closed_form",
+                "decision")
 
 # Per chart: the static picture (loaded? its size and alt text), the live view (its size and
 # description), the box the chart takes, and its data table.
@@ -103,7 +104,7 @@ def test_print_shows_the_current_state(new_context, artifacts):
     page.wait_for_function(ALL_LIVE)
     # The essay's charts take the state a frame after the readouts: wait for their tables.
     page.wait_for_function(
-        "() => [...document.querySelectorAll('#figure-decision tbody tr')].some(tr => tr.cells[0].textContent === '64')"
+        "() => [...document.querySelectorAll('#figure-decision tbody tr')].some(tr => tr.cells[1].textContent === '64')"
     )
     page.emulate_media(media="print")
     charts = page.evaluate(CHARTS)

@@ -42,6 +42,7 @@ MOVES = [
     ("alpha", 0.5),
     ("acceptance", "same"),
     ("workload", "steady-state"),
+    ("cost_model", "whole-pass"),
 ]
 
 
@@ -50,6 +51,8 @@ def move(page, name: str, value) -> None:
         set_range(page, name, value)
     elif name == "acceptance":
         page.locator(f"#simulation input[name=acceptance][value='{value}']").check()
+    elif name == "cost_model":  # a radio group named by its URL key
+        page.locator(f"#simulation input[name=cost][value='{value}']").check()
     else:
         page.locator(f"#simulation select[name={name}]").select_option(value)
 

@@ -117,6 +117,30 @@ def test_no_console_errors_and_nothing_outside_the_site(page, page_log):
     assert any("vega-bundle.js" in url for url in page_log.requests)
 
 
+FIRST_VIEW_BYTES = 1_500_000  # transferred, as a host that compresses text would send it
+DATA_FILE_BYTES = 250_000
+
+
+def test_first_view_stays_within_budget(page, page_log, site_dir):
+    # Everything the opening page fetches until it settles (the neighbouring shards it prefetches
+    # included), each file gzipped as a static host would send it.
+    import gzip
+    from urllib.parse import unquote, urlparse
+
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_load_state("networkidle")
+    sent = 0
+    for url in set(page_log.requests):
+        path = unquote(urlparse(url).path).lstrip("/")
+        file = site_dir / (path + "index.html" if path == "" or path.endswith("/") else path)
+        body = file.read_bytes()
+        sent += len(gzip.compress(body, 6))
+        if path.startswith("data/"):
+            assert len(body) <= DATA_FILE_BYTES, path
+    assert sent <= FIRST_VIEW_BYTES, f"first view sends {sent / 1e6:.2f} MB"
+
+
 @pytest.mark.parametrize("width", [1280, 375])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_screenshots(new_context, artifacts, width, scheme):
@@ -152,7 +176,8 @@ def _python_tables(query: str) -> dict[str, list[list[str]]]:
     site = SiteModel(default_catalog())
     state = state_for(query)
     tables = {}
-    for name in ("ladder", "gamma", "iteration", "roofline", "acceptance", "closed_form", "decision"):
+    for name in ("ladder", "throughput", "gamma", "iteration", "breakdown", "roofline", "acceptance", "closed_form",
+                 "decision"):
         rows = chart_rows.chart_datasets(name, state, site)["table"]
         tables[name] = [[chart_rows.cell_text(row[c["key"]], c["format"]) for c in CHARTS[name].COLUMNS] for row in rows]
     return tables

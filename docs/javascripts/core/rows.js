@@ -9,12 +9,14 @@ function product(axes, dims) {
 }
 
 function resolve(spec, data, coords, point, state) {
-  const [kind, value] = Object.entries(spec)[0];
+  // A template value names one kind; "at" only qualifies "field" (keys arrive sorted).
+  const kind = Object.keys(spec).find((k) => k !== "at");
+  const value = spec[kind];
   switch (kind) {
     case "axis":
       return coords[value];
     case "field":
-      return lookup(data, value, coords);
+      return lookup(data, value, coords, spec.at ?? {});
     case "current":
       return value.every((dim) => point[dim] === state[dim]);
     case "literal":

@@ -95,11 +95,24 @@ class Chart {
         return;
       }
       this.result = result;
+      this.listenForSelect(spec.usermeta?.select);
       if (this.rows) await this.apply();
       this.show();
     } catch (error) {
       if (generation === this.generation) this.fail(error.message);
     }
+  }
+
+  // A chart whose spec names state fields in usermeta.select (the decision map) sets them from
+  // the clicked mark's row: the page hears a "spec:select" event and opens that state.
+  listenForSelect(names) {
+    if (!Array.isArray(names) || names.length === 0) return;
+    this.result.view.addEventListener("click", (_event, item) => {
+      const row = item?.datum;
+      if (!row || !names.every((name) => name in row)) return;
+      const values = Object.fromEntries(names.map((name) => [name, row[name]]));
+      this.el.dispatchEvent(new CustomEvent("spec:select", { bubbles: true, detail: { values } }));
+    });
   }
 
   // datasets: {name: rows}; columns: the data table's (manifest "charts").

@@ -4,7 +4,11 @@
 // after the script runs.
 import { format } from "../core/format.js";
 
+// A cell with no value (a measurement not taken there) reads as a dash; chart_rows.py agrees.
+export const NO_VALUE = "–";
+
 export function cellText(value, fmt) {
+  if (value === null || value === undefined) return NO_VALUE;
   return fmt ? format(fmt, value) : String(value);
 }
 

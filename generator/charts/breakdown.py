@@ -1,0 +1,91 @@
+"""Where one step's time goes under each cost model: a speculative iteration and a plain step,
+split into draft passes, the target's pass by kernel kind and the engine's fixed costs."""
+from __future__ import annotations
+
+import altair as alt
+
+from specmodel.breakdown import STEP_PARTS
+
+from .common import BLUE, GREY, ORANGE, REFERENCE, TEAL, axis, column, field, finish, label, label_expr, source, \
+    title, walk
+
+NAME = "breakdown"
+DESCRIPTION = ("Stacked horizontal bars of one step's time in milliseconds under three cost models (the ideal "
+               "whole-pass roofline, the ideal roofline kernel by kernel, and the model calibrated to vLLM): for "
+               "each, a speculative iteration and a plain decoding step, split into draft passes, the drafter's "
+               "overhead, the target's pass by kernel kind, launch floors and the engine's step overhead.")
+ROWS = {"table": [walk(["breakdown_model", "step_kind"], model=axis("breakdown_model"),
+                       model_label=label("breakdown_model"), step=axis("step_kind"), step_label=label("step_kind"),
+                       total_s=field("step_time_s"),
+                       **{part: field("part_time_s", part=part) for part in STEP_PARTS})]}
+COLUMNS = ([column("model_label", "cost model"), column("step_label", "step"), column("total_s", "total", "ms")]
+           + [column(part, f"{part.replace('_', ' ')}", "ms") for part in STEP_PARTS])
+# Short names for the legend (a phone's width holds two columns of them); the data table uses the
+# parts' full names from specmodel.breakdown.PART_LABELS through the manifest labels.
+LEGEND = {
+    "draft_passes": "draft passes",
+    "draft_launch_floor": "draft launch floor",
+    "drafter_overhead": "drafter overhead",
+    "target_whole_pass_at_bandwidth": "whole pass, memory-bound",
+    "target_whole_pass_at_flop_rate": "whole pass, compute-bound",
+    "target_weights_at_bandwidth": "matmuls at bandwidth",
+    "target_weights_at_flop_rate": "matmuls at FLOP rate",
+    "target_attention": "attention (KV cache)",
+    "target_launch_floor": "target launch floor",
+    "step_overhead": "engine step overhead",
+}
+# Draft work in warm colours, the target's pass in cool ones, fixed costs in greys.
+COLOURS = {
+    "draft_passes": ORANGE,
+    "draft_launch_floor": "#E3A13B",
+    "drafter_overhead": "#A34A1C",
+    "target_whole_pass_at_bandwidth": "#2F63B0",
+    "target_whole_pass_at_flop_rate": "#8E6BC8",
+    "target_weights_at_bandwidth": BLUE,
+    "target_weights_at_flop_rate": "#B4589F",
+    "target_attention": TEAL,
+    "target_launch_floor": GREY,
+    "step_overhead": REFERENCE,
+}
+assert tuple(LEGEND) == STEP_PARTS == tuple(COLOURS)
+# The y axis's names, short enough to leave a phone's width to the bars.
+SHORT_MODELS = {"whole-pass": "ideal, whole", "per-kernel": "ideal, kernels", "calibrated": "calibrated"}
+
+
+def spec(context: dict) -> dict:
+    models = context["labels"]["breakdown_model"]
+    steps = context["labels"]["step_kind"]
+    parts = list(STEP_PARTS)
+    base = alt.Chart(source(NAME)).transform_calculate(total_ms="datum.total_s * 1000")
+    stacked = base.transform_fold(parts, as_=["part", "seconds"]).transform_filter("datum.seconds > 0").transform_calculate(
+        ms="datum.seconds * 1000", part_name=label_expr(LEGEND, "datum.part"),
+        shown="format(datum.seconds * 1000, ',.3~r') + ' ms'",
+        order=" + ".join(f"(datum.part === '{p}' ? {i} : 0)" for i, p in enumerate(parts)),
+    )
+    y = alt.Y("model:N", title=None, sort=list(models),
+              axis=alt.Axis(labelExpr=label_expr(SHORT_MODELS, "datum.value"), labelLimit=100, minExtent=80))
+    offset = alt.YOffset("step:N", sort=list(steps))
+    bars = stacked.mark_bar().encode(
+        y=y, yOffset=offset,
+        x=alt.X("ms:Q", stack="zero", title="time of one step (ms)"),
+        color=alt.Color("part:N", title=None, scale=alt.Scale(domain=parts, range=[COLOURS[p] for p in parts]),
+                        legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(LEGEND), labelLimit=200,
+                                          symbolType="square")),
+        order=alt.Order("order:Q"),
+        tooltip=[alt.Tooltip("model_label:N", title="cost model"), alt.Tooltip("step_label:N", title="step"),
+                 alt.Tooltip("part_name:N", title="part"), alt.Tooltip("shown:N", title="time")],
+    )
+    # Each bar says what it is and how long it takes, at its end.
+    ends = base.transform_calculate(
+        tag=f"({label_expr({'iteration': 'spec.', 'plain': 'plain'}, 'datum.step')}) + ' '"
+            " + format(datum.total_ms, ',.3~r') + ' ms'").mark_text(align="left", dx=4, fontSize=10).encode(
+        y=y, yOffset=offset, x=alt.X("total_ms:Q"), text="tag:N", color=alt.value("currentColor"))
+    # Room at the right for the longest bar's label: an invisible point past its end.
+    room = base.transform_calculate(room="datum.total_ms * 1.7").mark_point(opacity=0).encode(
+        y=y, x=alt.X("room:Q"))
+    chart = alt.layer(bars, ends, room).properties(
+        width="container", height=240,
+        title=title("Where one step's time goes", "Each cost model: a speculative iteration",
+                    "(spec.), then a plain decoding step (plain),", "at the middle of the run."),
+    )
+    return finish(chart, NAME, DESCRIPTION)

@@ -1,0 +1,35 @@
+"""The cost models against measurement: the share of wall time spent drafting, by batch, as Liu et
+al. 2026 profiled it in vLLM on an H100 and as each cost model predicts it. Static."""
+from __future__ import annotations
+
+import altair as alt
+
+from .common import column, finish, source, title
+from .validation import encode_series, tooltip, with_text
+
+NAME = "shares"
+DESCRIPTION = ("Share of wall time spent drafting, in percent, against batch size (log scale), for a Qwen3-0.6B "
+               "draft model and for n-gram lookup at γ = 3: as profiled in vLLM on one H100 (points) and as "
+               "predicted by the calibrated, the kernel-by-kernel and the whole-pass cost models (lines).")
+ROWS = None  # the build writes them (generator/evidence.py)
+FOLLOWS_STATE = False
+COLUMNS = [column("row", "row"), column("drafter", "drafter"), column("batch", "concurrent sequences", "int"),
+           column("series", "series"), column("value", "drafting (% of wall time)", "num1"),
+           column("verification", "verification (% of wall time)", "num1"),
+           column("read_off_plot", "read off a plot", "yes"), column("fitted", "used in the fit", "yes"),
+           column("source", "source")]
+
+
+def spec(context: dict) -> dict:
+    base = with_text(alt.Chart(source(NAME)), "%").transform_calculate(
+        drafter_name="datum.drafter === 'ngram' ? 'n-gram lookup' : 'Qwen3-0.6B draft model'")
+    x = alt.X("batch:Q", title="concurrent sequences (log scale)", scale=alt.Scale(type="log", base=2),
+              axis=alt.Axis(values=[1, 4, 16, 64, 128, 512]))
+    y = alt.Y("value:Q", title="drafting, % of wall time", scale=alt.Scale(domain=[0, 60]))
+    tips = tooltip("drafting share") + [alt.Tooltip("drafter_name:N", title="drafter")]
+    chart = encode_series(base, x, y, tips).properties(
+        width="container", height=220,
+        title=title("Drafting's share of the time, by batch", "Diamonds: Liu et al. 2026's profile, γ = 3.",
+                    "Upper lines: the draft model; lower: n-gram."),
+    )
+    return finish(chart, NAME, DESCRIPTION)

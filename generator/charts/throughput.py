@@ -1,0 +1,70 @@
+"""Plain decoding's throughput at every batch size under both cost models, and as measured."""
+from __future__ import annotations
+
+import altair as alt
+
+from ..axes import MEASURED_STUDIES
+from .common import BLUE, PURPLE, TEAL, axis, column, current, field, finish, label, label_expr, source, title, walk
+
+NAME = "throughput"
+DESCRIPTION = ("Line chart of plain decoding throughput in tokens per second for each batch size from 1 to 1024 "
+               "concurrent sequences, under the current cost model (solid) and the other one (dashed), with "
+               "throughputs measured in vLLM on an H100 (diamonds) where they were taken near the current context.")
+ROWS = {
+    "table": [walk(["batch"], batch=axis("batch"), plain=field("plain_tokens_per_s"),
+                   other_plain=field("other_plain_tokens_per_s"), other=field("other_cost_model"),
+                   current=current("batch"),
+                   **{f"measured_{study}": field("measured_plain_tokens_per_s", measured_study=study)
+                      for study in MEASURED_STUDIES})],
+    "measured": [walk(["measured_study", "batch"], study=axis("measured_study"), study_label=label("measured_study"),
+                      batch=axis("batch"), tokens_per_s=field("measured_plain_tokens_per_s"),
+                      measured_context=field("measured_context_tokens"))],
+}
+COLUMNS = ([column("batch", "concurrent sequences", "int"), column("plain", "plain tokens/s", "tps"),
+            column("other_plain", "plain tokens/s, other cost model", "tps")]
+           + [column(f"measured_{study}", f"measured by {study} (near this context)", "tps")
+              for study in MEASURED_STUDIES])
+HEIGHT = 190
+STUDY_COLOURS = [TEAL, PURPLE]
+
+
+def spec(context: dict) -> dict:
+    models = context["labels"]["cost_model"]
+    studies = context["labels"]["measured_study"]
+    base = alt.Chart(source(NAME)).transform_calculate(
+        plain_shown="format(datum.plain, ',.0f')",
+        other_plain_shown="format(datum.other_plain, ',.0f')",
+        other_name=label_expr(models, "datum.other"),
+    )
+    x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0))
+    tip = [alt.Tooltip("batch:O", title="concurrent sequences"), alt.Tooltip("plain_shown:N", title="plain tokens/s"),
+           alt.Tooltip("other_plain_shown:N", title="other cost model"), alt.Tooltip("other_name:N", title="which is")]
+    y = alt.Y("plain:Q", title="plain decoding, tokens/s", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"))
+    line = base.mark_line(point=True, color=BLUE, strokeWidth=2).encode(x=x, y=y, tooltip=tip)
+    # The current rung: a ring on the line.
+    ring = base.transform_filter("datum.current").mark_point(size=160, strokeWidth=2, color=BLUE).encode(
+        x=x, y=y, tooltip=tip)
+    other = base.mark_line(color="currentColor", opacity=0.5, strokeDash=[4, 3]).encode(
+        x=x, y=alt.Y("other_plain:Q"), tooltip=tip)
+    measured = alt.Chart(source(NAME, "measured")).transform_filter("isValid(datum.tokens_per_s)").transform_calculate(
+        measured_shown="format(datum.tokens_per_s, ',.0f')",
+        context_shown="format(datum.measured_context, ',.0f') + ' tokens'",
+        fitted="'yes: the calibrated model was fitted to it'",
+    ).mark_point(shape="diamond", size=80, filled=True, opacity=0.95,
+                 # the data table carries the measurements; an empty layer would be an unnamed graphic
+                 aria=False).encode(
+        x=x, y=alt.Y("tokens_per_s:Q"),
+        color=alt.Color("study:N", title="measured", scale=alt.Scale(domain=list(studies), range=STUDY_COLOURS),
+                        legend=alt.Legend(orient="top", direction="horizontal", labelExpr=label_expr(studies),
+                                          symbolType="diamond")),
+        tooltip=[alt.Tooltip("study_label:N", title="measured by"), alt.Tooltip("batch:O", title="concurrent sequences"),
+                 alt.Tooltip("measured_shown:N", title="plain tokens/s"),
+                 alt.Tooltip("context_shown:N", title="context when measured"),
+                 alt.Tooltip("fitted:N", title="used in the fit")],
+    )
+    chart = alt.layer(other, line, ring, measured).properties(
+        width="container", height=HEIGHT,
+        title=title("Plain decoding at each batch size", "Solid: the cost model you picked; dashed: the",
+                    "other. Diamonds: measured, vLLM on an H100."),
+    )
+    return finish(chart, NAME, DESCRIPTION)

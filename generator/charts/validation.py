@@ -1,0 +1,64 @@
+"""The cost models against measurement: plain decoding's step time by batch, as measured in vLLM
+on an H100 and as each cost model predicts it at the same batch and context. Static."""
+from __future__ import annotations
+
+import altair as alt
+
+from .common import BLUE, ORANGE, PURPLE, column, finish, label_expr, source, title
+
+NAME = "validation"
+DESCRIPTION = ("Plain decoding step time in milliseconds against batch size (log scale), measured in vLLM on one "
+               "H100 (points) and predicted by the calibrated, the kernel-by-kernel and the whole-pass cost models "
+               "(lines) at the same batch and context.")
+ROWS = None  # the build writes them (generator/evidence.py)
+FOLLOWS_STATE = False
+COLUMNS = [column("row", "row"), column("study", "measured by"), column("batch", "concurrent sequences", "int"),
+           column("context", "context (tokens)", "int"), column("series", "series"),
+           column("value", "step time (ms)", "num"), column("read_off_plot", "read off a plot", "yes"),
+           column("fitted", "used in the fit", "yes"), column("source", "source")]
+SERIES = ["measured", "calibrated", "per-kernel", "whole-pass"]
+SERIES_LABELS = {"measured": "measured (vLLM, H100)", "calibrated": "calibrated model",
+                 "per-kernel": "ideal, kernel by kernel", "whole-pass": "ideal, whole pass"}
+SERIES_COLOURS = ["currentColor", BLUE, PURPLE, ORANGE]
+
+
+def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, tooltip: list) -> alt.LayerChart:
+    """Model lines (one per setting and model) under the measured points; shared with the shares chart."""
+    colour = alt.Color("series:N", title=None, scale=alt.Scale(domain=SERIES, range=SERIES_COLOURS),
+                       legend=alt.Legend(orient="top", columns=2, labelExpr=label_expr(SERIES_LABELS), labelLimit=170))
+    lines = chart.transform_filter("datum.series !== 'measured'").mark_line(point=alt.OverlayMarkDef(size=18),
+                                                                             strokeWidth=1.5).encode(
+        x=x, y=y, color=colour, detail="setting:N", tooltip=tooltip)
+    points = chart.transform_filter("datum.series === 'measured'").mark_point(
+        filled=True, size=60, shape="diamond").encode(x=x, y=y, color=colour, tooltip=tooltip)
+    return alt.layer(lines, points)
+
+
+def tooltip(value_title: str) -> list:
+    return [alt.Tooltip("series_name:N", title="series"), alt.Tooltip("shown:N", title=value_title),
+            alt.Tooltip("batch:Q", title="concurrent sequences"), alt.Tooltip("context_shown:N", title="context"),
+            alt.Tooltip("study:N", title="measured by"), alt.Tooltip("row:Q", title="row of the measurements file"),
+            alt.Tooltip("how:N", title="")]
+
+
+def with_text(chart: alt.Chart, unit: str) -> alt.Chart:
+    return chart.transform_calculate(
+        series_name=label_expr(SERIES_LABELS, "datum.series"),
+        shown=f"format(datum.value, '.3~r') + ' {unit}'",
+        context_shown="format(datum.context, ',') + ' tokens (' + datum.context_basis + ')'",
+        how="(datum.read_off_plot ? 'read off a plot; ' : '') + (datum.fitted ? 'used to fit the calibrated model'"
+            " : 'not used in the fit')",
+    )
+
+
+def spec(context: dict) -> dict:
+    base = with_text(alt.Chart(source(NAME)), "ms")
+    x = alt.X("batch:Q", title="concurrent sequences (log scale)", scale=alt.Scale(type="log", base=2),
+              axis=alt.Axis(values=[1, 2, 4, 8, 16, 32, 64, 128, 256]))
+    y = alt.Y("value:Q", title="plain decoding step (ms)", scale=alt.Scale(zero=False))
+    chart = encode_series(base, x, y, tooltip("step time")).properties(
+        width="container", height=240,
+        title=title("Plain decoding step, model vs measured", "Diamonds: measured in vLLM on one H100.",
+                    "Lines: each cost model at the same batch", "and context."),
+    )
+    return finish(chart, NAME, DESCRIPTION)
