@@ -31,11 +31,10 @@ STEP_KINDS = ("iteration", "plain")
 MEASURED_STUDIES = (GPUSTACK, SILYBENCH)
 
 LABELS = {
-    "cost_model": {"calibrated": "calibrated to vLLM on an H100", "per-kernel": "the roofline kernel by kernel",
-                   "whole-pass": "the ideal roofline of the derivation"},
+    "cost_model": {"calibrated": "calibrated to vLLM", "per-kernel": "ideal, kernel by kernel",
+                   "whole-pass": "ideal roofline"},
     "acceptance": {"falling": "falling with position", "same": "the same at every position"},
-    "workload": {"closed-batch": "closed batch (each sequence emits its tokens, then leaves)",
-                 "steady-state": "steady state (the server refills its batch)"},
+    "workload": {"closed-batch": "closed batch", "steady-state": "steady state"},
     "breakdown_model": {"whole-pass": "ideal, whole pass", "per-kernel": "ideal, kernel by kernel",
                         "calibrated": "calibrated (vLLM)"},
     "step_kind": {"iteration": "speculative iteration", "plain": "plain decoding step"},

@@ -20,6 +20,7 @@ from specmodel.typical_acceptance import ASSUMED, TASKS
 
 from .axes import site_typical_acceptance
 from .chart_rows import table_html
+from .charts import CHARTS
 from .evidence import measured_plain_points, profiling_context, validation_rows
 from .contract import FIELDS
 from .essay import ClosedForms, Scope, TemplateBuildError, state_values, wrap
@@ -87,15 +88,25 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
 
     @jinja2.pass_context
     def chart(template_context, name: str, caption: str = "") -> Markup:
-        """The figure of chart ``name``: live div, static SVG inside it, caption, data table."""
+        """The figure of chart ``name``: live div, static SVG inside it, caption, data table; a
+        chart that follows the state also says when that state does not fit in the GPU."""
         info = charts[name]
         root = template_context.get("root", "")
         desc = html.escape(info["description"])
+        follows = CHARTS[name].ROWS is not None and getattr(CHARTS[name], "FOLLOWS_STATE", True)
+        fits = sim["readouts"]["fits_in_memory"]
+        fit_note = (
+            f'<p class="spec-figure__fit" data-fit-note{"" if not fits else " hidden"}>At these settings the '
+            f"weights and KV caches need {live('memory_required_bytes', 'gb')}, more than the GPU's "
+            f"{html.escape(FILTERS['gb'](sim['gpu_memory_bytes']))}: a real server would run fewer sequences.</p>"
+            if follows else "")
         return Markup(
             f"<figure class=\"spec-figure\" id=\"figure-{name}\">"
-            f"<div class=\"spec-chart\" data-chart=\"{name}\" data-spec=\"{root}charts/{name}.vl.json\">"
+            f"<div class=\"spec-chart\" data-chart=\"{name}\" data-spec=\"{root}charts/{name}.vl.json\""
+            f"{' data-follows-state' if follows else ''}>"
             f"<img class=\"spec-chart__static\" src=\"{root}charts/{name}.svg\" alt=\"{desc}\" loading=\"lazy\">"
             f"</div>"
+            + fit_note
             + (f"<figcaption>{html.escape(str(caption))}</figcaption>" if caption else "")
             + table_html(name, info["rows"], caption or info["description"])
             + "</figure>"

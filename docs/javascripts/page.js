@@ -8,8 +8,10 @@ import { datasetsFor, followsState } from "./core/rows.js";
 import { Store } from "./core/store.js";
 import { parseQuery, sameState, serializeQuery } from "./core/url-state.js";
 import { mountAnnouncer } from "./views/announce.js";
+import { mountBar } from "./views/bar.js";
 import { mountCharts, stopCharts, updateCharts } from "./views/charts.js";
 import { mountControls } from "./views/controls.js";
+import { showFitNotes } from "./views/fit-notes.js";
 import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { markScrollRegions } from "./views/scroll-regions.js";
@@ -18,14 +20,29 @@ import { configFlag, engineLogLine } from "./views/vllm.js";
 
 let page = null;
 
-// The theme makes every link absolute when a page loads, with the query the page had then (a
-// hostile one too, before the page corrected it). Links to this page (the table of contents,
-// "skip to content") follow the URL the page now has, so following or copying one keeps the
-// reader's state. Explorable links carry a state of their own.
+// The query holds the reader's state; every link to a page of this site carries it, so following
+// or copying one keeps the state (the table of contents, "skip to content", permalinks, the
+// navigation, and the search results the theme writes later: see keepStateOnClick). The theme
+// makes every link absolute when a page loads, with the query the page had then (a hostile one
+// too, before the page corrected it): they follow the URL the page now has. Explorable links carry
+// a state of their own.
+function isSitePage(link) {
+  if (link.origin !== location.origin || link.classList.contains("explore")) return false;
+  const root = new URL("../", import.meta.url).pathname; // this file is <root>/javascripts/page.js
+  return link.pathname.startsWith(root) && (link.pathname.endsWith("/") || link.pathname.endsWith(".html"));
+}
+
 function relinkThisPage() {
-  for (const link of document.querySelectorAll("a[href]:not(.explore)")) {
-    if (link.origin === location.origin && link.pathname === location.pathname) link.search = location.search;
+  for (const link of document.querySelectorAll("a[href]")) {
+    if (isSitePage(link)) link.search = location.search;
   }
+}
+
+// Links written after the page loaded (search results) get the query when followed: in the
+// capture phase, before the theme's instant navigation reads the link.
+function keepStateOnClick(event) {
+  const link = event.target.closest?.("a[href]");
+  if (link && isSitePage(link) && link.search !== location.search) link.search = location.search;
 }
 
 class Page {
@@ -41,12 +58,17 @@ class Page {
     this.shown$ = new Store(null);
     this.controls = null;
     this.announcer = null;
+    this.bar = null;
+    this.firstRender = new Promise((resolve) => {
+      this.rendered = resolve;
+    });
   }
 
   start() {
     const { state, notes } = parseQuery(location.search, this.manifest);
     showNotes(this.sim, notes);
     this.committed = state;
+    relinkThisPage();
     if (this.sim) this.mountSimulation();
     this.state$.subscribe((s) => this.load(s));
     this.shown$.subscribe((shown) => this.render(shown));
@@ -57,6 +79,7 @@ class Page {
 
   mountSimulation() {
     this.announcer = mountAnnouncer(this.sim, this.manifest);
+    this.bar = mountBar(this.sim);
     this.controls = mountControls(this.sim, this.manifest, {
       onMove: (state) => {
         this.state$.set(state, { source: "controls" });
@@ -76,6 +99,7 @@ class Page {
 
   detach() {
     this.announcer?.stop();
+    this.bar?.stop();
     this.loads += 1; // drop any load still in flight
   }
 
@@ -106,18 +130,15 @@ class Page {
     relinkThisPage();
   }
 
-  // A state from outside the controls: an explorable link, reset, back/forward.
-  go(query, { scroll = false } = {}) {
+  // A state from outside the controls: an explorable link, a click on a chart, reset. The page
+  // does not move: the reader stays where they read, and the bar shows the result there.
+  go(query) {
     const { state, notes } = parseQuery(query, this.manifest);
     showNotes(this.sim, notes);
     this.pushUrl(state);
     this.state$.set(state, { source: "link" });
     this.announcer?.soon();
-    if (scroll && this.sim) {
-      const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
-      this.sim.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
-      this.sim.focus({ preventScroll: true });
-    }
+    this.bar?.changed();
   }
 
   // Still on screen: the theme replaces the content before it announces the next page, and
@@ -144,10 +165,11 @@ class Page {
     this.announcer?.soon();
   }
 
-  // A chart's mark was clicked (the decision map): open the state it names, as a link would.
+  // A chart's mark was clicked (a ladder rung, a decision-map cell): open the state it names, as
+  // a link would.
   onSelect(values) {
     if (!this.sim) return;
-    this.go(serializeQuery({ ...this.state$.get(), ...values }, this.manifest), { scroll: true });
+    this.go(serializeQuery({ ...this.state$.get(), ...values }, this.manifest));
   }
 
   onExploreClick(event, link) {
@@ -156,7 +178,7 @@ class Page {
     // Ours alone: the theme's instant navigation would otherwise fetch the page again.
     event.preventDefault();
     event.stopPropagation();
-    this.go(link.search, { scroll: true });
+    this.go(link.search);
   }
 
   async copyLink() {
@@ -186,6 +208,7 @@ class Page {
     }
     if (load !== this.loads) return; // a newer state was asked for meanwhile
     this.shown$.set(shown);
+    this.rendered();
     if (shown.data) prefetch(this.manifest, this.neighbours(state));
   }
 
@@ -210,16 +233,16 @@ class Page {
       this.showError(error);
       return;
     }
-    const chartsDone = updateCharts((chart) => {
-      const datasets = datasetsFor(chart, data, state);
-      return datasets && { datasets, columns: data.manifest.charts[chart].columns };
-    });
+    const chartsDone = this.refreshCharts();
+    showFitNotes(document.body, data, state);
+    // Pictures of the default state must not stand in for another one (spec.css).
+    document.documentElement.classList.toggle("spec-linked", serializeQuery(state, this.manifest) !== "");
     if (this.sim) {
       // Which state the readouts show ("" = the defaults): for tests, and for anyone inspecting.
       this.sim.dataset.rendered = serializeQuery(state, this.manifest);
       this.sim.removeAttribute("aria-busy");
-      const warning = this.sim.querySelector("[data-warning=memory]");
-      if (warning) warning.hidden = Boolean(lookup(data, "fits_in_memory", state));
+      const fits = Boolean(lookup(data, "fits_in_memory", state));
+      for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-bar-fit]")) el.hidden = fits;
       const row = this.sim.querySelector("[data-token-row]");
       if (row) renderTokenRow(row, lookup(data, "token_row", state), data.manifest.contract);
       const config = this.sim.querySelector("[data-vllm=config]");
@@ -237,6 +260,17 @@ class Page {
     chartsDone.then(() =>
       document.dispatchEvent(new CustomEvent("spec:rendered", { detail: { query: this.sim?.dataset.rendered } })),
     );
+  }
+
+  // The charts show the state on screen (after a state change, and once the charts are mounted).
+  refreshCharts() {
+    const shown = this.shown$.get();
+    if (!shown?.data) return Promise.resolve();
+    const { state, data } = shown;
+    return updateCharts((chart) => {
+      const datasets = datasetsFor(chart, data, state);
+      return datasets && { datasets, columns: data.manifest.charts[chart].columns };
+    });
   }
 
   // The current state's data did not load (a file missing, unreadable or of another build).
@@ -290,24 +324,37 @@ export async function setupPage() {
   const setup = ++setups;
   page?.detach();
   page = null;
+  const root = document.documentElement;
+  // A linked state's numbers are not the build's: until they are on screen, the build's are
+  // hidden (spec.css), so the first thing painted is never the default state's verdict.
+  root.classList.toggle("spec-pending", location.search.length > 1);
+  const ready = () => root.classList.remove("spec-pending");
   const sim = document.querySelector(".spec-sim#simulation");
   const article = document.querySelector("article") ?? document.body;
-  mountCharts(document.body);
   // The theme wraps wide tables as the page loads: look for them now and once it has.
   markScrollRegions(document.body);
   requestAnimationFrame(() => markScrollRegions(document.body));
   const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
-  if (!needsData) return;
+  if (!needsData) {
+    ready();
+    mountCharts(document.body);
+    return;
+  }
   let manifest;
   try {
     manifest = await loadManifest();
   } catch (error) {
-    if (setup === setups) showSetupError(sim, `The simulation's data could not be loaded (${error.message}).`);
+    if (setup !== setups) return;
+    ready();
+    mountCharts(document.body);
+    showSetupError(sim, `The simulation's data could not be loaded (${error.message}).`);
     return;
   }
   if (setup !== setups) return; // the reader navigated on while the manifest loaded
   const mismatch = versionMismatch(manifest);
   if (mismatch) {
+    ready();
+    mountCharts(document.body);
     stopCharts("the site was updated after this page was loaded; reload the page");
     showSetupError(sim, mismatch);
     return;
@@ -324,7 +371,14 @@ export async function setupPage() {
   article.addEventListener("spec:select", (event) => {
     if (page === current) current.onSelect(event.detail.values);
   });
+  // The numbers first (manifest, then the state's files in parallel), the charts after: their
+  // specs, data and views would otherwise hold up the readouts of a linked state.
   current.start();
+  await current.firstRender;
+  if (setup !== setups) return;
+  ready();
+  mountCharts(document.body);
+  current.refreshCharts();
 }
 
 let installed = false;
@@ -332,6 +386,7 @@ let installed = false;
 export function installHistory() {
   if (installed) return;
   installed = true;
+  document.addEventListener("click", keepStateOnClick, true);
   // Returns whether the event was ours alone (see history-guard.js).
   const onPopState = () => {
     if (!page || !page.isShown()) return false; // another page: the theme navigates

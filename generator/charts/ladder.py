@@ -14,7 +14,7 @@ ROWS = {"table": [walk(["batch"], batch=axis("batch"), speedup=field("speedup"),
                        fits=field("fits_in_memory"), other=field("other_cost_model"), current=current("batch"))]}
 COLUMNS = [column("batch", "concurrent sequences", "int"), column("speedup", "speedup", "times"),
            column("other_speedup", "speedup, other cost model", "times"), column("fits", "fits in memory", "yes")]
-HEIGHT = 240
+HEIGHT = 190
 OUTCOMES = ["faster", "slower"]
 
 
@@ -37,7 +37,7 @@ def spec(context: dict) -> dict:
                alt.Tooltip("other_shown:N", title="other cost model"), alt.Tooltip("other_name:N", title="which is"),
                alt.Tooltip("memory:N", title="memory")]
     y = alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False))
-    bars = base.mark_bar().encode(
+    bars = base.mark_bar(cursor="pointer").encode(
         x=x, y=y,
         # Bars start at 1×, so a slowdown hangs below the line instead of just being shorter.
         y2=alt.datum(1),
@@ -63,8 +63,7 @@ def spec(context: dict) -> dict:
     speedup = alt.layer(bars, one, other, above, below).properties(
         width="container", height=HEIGHT,
         # Titles are static while rows change: they name the chart, not a finding.
-        title=title("Speedup at each batch size", "Bars: the cost model you picked. Ticks: the",
-                    "other one. Pale dashed bars: does not fit."),
+        title=title("Speedup at each batch size", "Ticks: the other cost model. Pale: does not fit."),
     )
 
-    return finish(speedup, NAME, DESCRIPTION)
+    return finish(speedup, NAME, DESCRIPTION, select=["batch"])

@@ -143,28 +143,62 @@ def test_back_and_forward_walk_through_committed_states(page, page_log):
     assert controls_state(page) == state_for("batch=1024")
 
 
-def test_explorable_link_sets_the_state_and_scrolls(page, page_log):
+def test_explorable_links_answer_in_place_and_keep_the_reading_position(page, page_log):
     page.goto("/")
     wait_rendered(page, "")
     links = page.locator("article a.explore")
-    assert links.count() > 0, "the essay has no explorable links (<a class=\"explore\" href=\"?…\">)"
-    link = links.first
-    href = link.get_attribute("href")
-    expected = state_for(href.split("?", 1)[1])
-    page.evaluate("() => { window.__sameDocument = true; window.scrollTo(0, 0); }")
-    link.click()
-    wait_rendered(page, query_of(expected))
-    assert current_query(page) == query_of(expected)
-    assert controls_state(page) == expected
-    assert mismatches(page, expected) == []
-    # Handled in the page: no reload, no instant navigation.
-    assert page.evaluate("() => window.__sameDocument === true")
+    assert links.count() > 10, "the essay has few explorable links (<a class=\"explore\" href=\"?…\">)"
+    bar = page.locator("#simulation [data-bar]")
+    # every link, from where it is in the text: the state changes, the page does not move, the
+    # bar shows the new verdict
+    hrefs = links.evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    for i in (len(hrefs) // 2, len(hrefs) - 1):
+        link = links.nth(i)
+        link.scroll_into_view_if_needed()
+        expected = state_for(hrefs[i].split("?", 1)[1])
+        page.evaluate("() => { window.__sameDocument = true; }")
+        # where the link sits in the window (the browser keeps it there if text above it changes)
+        before = link.evaluate("e => e.getBoundingClientRect().top")
+        link.click()
+        wait_rendered(page, query_of(expected))
+        assert abs(link.evaluate("e => e.getBoundingClientRect().top") - before) < 2, "an explorable link moved the page"
+        assert current_query(page) == query_of(expected)
+        assert controls_state(page) == expected
+        assert mismatches(page, expected) == []
+        assert bar.is_visible()
+        assert bar.locator("[data-readout=speedup]").inner_text() == page_readouts_text(page, "speedup")
+        # handled in the page: no reload, no instant navigation
+        assert page.evaluate("() => window.__sameDocument === true")
+    # Back restores the state, and the reading position stays
+    last = links.nth(len(hrefs) - 1)
+    before = last.evaluate("e => e.getBoundingClientRect().top")
+    page.go_back()
+    page.wait_for_function("q => document.querySelector('#simulation').dataset.rendered === q",
+                           arg=query_of(state_for(hrefs[len(hrefs) // 2].split("?", 1)[1])))
+    assert abs(last.evaluate("e => e.getBoundingClientRect().top") - before) < 2
+    before = page.evaluate("() => scrollY")
+    # the bar opens the simulation, and the simulation offers the way back
+    bar.locator("[data-action=open-simulation]").click()
     page.wait_for_function(
         "() => { const r = document.querySelector('#simulation').getBoundingClientRect();"
         " return r.top >= -2 && r.top < innerHeight / 2; }"
     )
-    page.go_back()
+    page.locator("#simulation [data-action=back-to-reading]").click()
+    page.wait_for_function("y => Math.abs(scrollY - y) < 2", arg=before)
+
+
+def page_readouts_text(page, key: str) -> str:
+    return page.locator(f"#simulation .spec-sim__readouts--main [data-readout={key}]").first.inner_text()
+
+
+def test_a_click_on_a_ladder_rung_sets_the_batch(page, page_log):
+    page.goto("/")
     wait_rendered(page, "")
+    page.wait_for_function("() => document.querySelector('#figure-ladder .spec-chart').classList.contains('is-live')")
+    rung = page.locator("#figure-ladder .spec-chart__view path[aria-label*='concurrent sequences: 64;']").first
+    rung.click(force=True)
+    wait_rendered(page, "?batch=64")
+    assert controls_state(page)["batch"] == 64
 
 
 def test_live_prose_numbers_follow_the_state(page, page_log):
@@ -252,7 +286,12 @@ def test_memory_warning_when_it_does_not_fit(page, page_log):
     warning = page.locator("#simulation [data-warning=memory]")
     assert fits == 0
     assert warning.is_visible()
-    assert page.locator("#simulation [data-readout=fits_in_memory]").inner_text() == "does not fit"
+    assert page.locator("#simulation [data-readout=fits_in_memory]").text_content() == "does not fit"
+    # the bar and every figure that shows the state say it too
+    assert page.locator("#simulation [data-bar-fit]").text_content().startswith("does not fit")
+    notes = page.locator("article figure [data-fit-note]")
+    assert notes.count() > 5
+    assert all(not n.is_hidden() or n.evaluate("e => !!e.closest('.spec-sim')") for n in notes.all())
 
     page.locator("#simulation [data-action=reset]").click()
     wait_rendered(page, "")
@@ -326,3 +365,56 @@ def test_links_to_this_page_keep_the_state(page, page_log):
     page.go_back()
     wait_rendered(page, "?batch=64")
     assert page.locator(toc).get_attribute("href").endswith("/?batch=64#try-it")
+
+
+def test_a_linked_state_never_paints_the_default_numbers(page, page_log):
+    """Until a linked state's numbers are in, the build's (the starting state's) are not shown."""
+    release = []
+
+    def hold(route):
+        release.append(route)
+
+    page.route("**/data/manifest.json*", hold)
+    page.goto("/?batch=64", wait_until="domcontentloaded")
+    page.wait_for_function("() => document.documentElement.classList.contains('spec-pending')")
+    hidden = page.eval_on_selector_all(
+        "#simulation [data-readout], article .live",
+        "els => els.filter(e => getComputedStyle(e).visibility !== 'hidden').map(e => e.outerHTML)")
+    assert hidden == [], "a build-time number is visible before the linked state's"
+    pictures = page.eval_on_selector_all(
+        ".spec-chart[data-follows-state] > img",
+        "els => els.filter(e => getComputedStyle(e).visibility !== 'hidden').length")
+    assert pictures == 0, "a picture of the starting state stands for the linked state"
+    for route in release:
+        route.continue_()
+    page.unroute("**/data/manifest.json*")
+    wait_rendered(page, "?batch=64")
+    assert mismatches(page, state_for("batch=64")) == []
+    assert page.locator("#simulation [data-readout=speedup]").first.evaluate("e => getComputedStyle(e).visibility") == "visible"
+
+
+def test_every_link_the_theme_writes_keeps_the_state(page, page_log):
+    page.goto("/?batch=64&drafter=ngram")
+    wait_rendered(page, "?batch=64&drafter=ngram")
+    query = "?batch=64&drafter=ngram"
+    # the table of contents, the header permalinks, the navigation to the other page
+    for selector in (".md-sidebar--secondary a.md-nav__link", "article a.headerlink", ".md-sidebar--primary a.md-nav__link"):
+        hrefs = page.eval_on_selector_all(selector, "els => els.map(e => e.href)")
+        assert hrefs and all(query in h for h in hrefs), (selector, [h for h in hrefs if query not in h][:3])
+    # a link the theme writes later (a search result) keeps it when followed
+    page.evaluate("""() => {
+        const a = document.createElement('a');
+        a.href = new URL('./#the-engine-log', location.href.split('?')[0]).href;
+        a.id = 'late-link'; a.textContent = 'engine log';
+        document.querySelector('article').append(a);
+    }""")
+    page.locator("#late-link").click()
+    page.wait_for_function("() => location.hash === '#the-engine-log'")
+    assert current_query(page) == query
+    wait_rendered(page, query)
+    # to the model page and back through the navigation: the state survives
+    page.locator(".md-sidebar--primary a.md-nav__link", has_text="The model").first.click()
+    page.wait_for_url("**/model/?batch=64&drafter=ngram")
+    page.locator(".md-sidebar--primary a.md-nav__link", has_text="The essay").first.click()
+    page.wait_for_url("**/?batch=64&drafter=ngram")
+    wait_rendered(page, query)

@@ -158,6 +158,7 @@ class Chart {
   show() {
     const live = this.result !== null && this.failure === null && this.missing === null;
     this.el.classList.toggle("is-live", live);
+    this.el.classList.toggle("is-failed", this.failure !== null || this.missing !== null);
     this.el.classList.toggle("is-stale", this.result !== null && !live); // a view of another state
     let message = this.el.querySelector(".spec-chart__error");
     if (live) {
