@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from specmodel import Catalog, default_catalog
-from specmodel.readouts import Readouts
+from specmodel.readouts import READOUT_KEYS, Readouts
 from specmodel.vllm import engine_log_line, engine_log_window
 
 from . import chart_rows, charts, svg
@@ -25,6 +25,7 @@ from .charts.common import TABLE
 from .context import build_context
 from .contract import FIELDS
 from .essay import TEMPLATES, Recorder, render_pages
+from .formats import format_value
 from .evidence import figure_rows
 from .jsonfile import dumps
 from .sampler_demo import run_sampler_demo
@@ -63,15 +64,17 @@ class Prepared:
 
 def chart_context(site: SiteModel) -> dict:
     """What the chart specs are built from: the page's names and colours."""
+    gpu = site.catalog.gpus[site.base.gpu]
     return {"labels": site.labels,
-            "colours": {"drafter": {k: d.colour for k, d in site.catalog.drafters.items()}}}
+            "colours": {"drafter": {k: d.colour for k, d in site.catalog.drafters.items()}},
+            "gpu_memory": format_value("gb", gpu.memory_capacity_bytes)}
 
 
 def simulation_values(site: SiteModel) -> dict:
     """The simulation block's values at the opening state (the no-JS page shows these)."""
     state = site.defaults
     readouts = site.readouts(state)
-    log = engine_log_line(engine_log_window(site_state(**state), Readouts(**readouts)))
+    log = engine_log_line(engine_log_window(site_state(**state), Readouts(**{k: readouts[k] for k in READOUT_KEYS})))
     return {
         "axes": site.axes, "labels": site.labels, "defaults": state,
         # every field a live number may show: one with a format, indexed by the state alone

@@ -87,12 +87,14 @@ def cell_text(value, fmt: str | None) -> str:
     return format_value(fmt, value)
 
 
-def table_html(chart: str, rows_: list[dict], caption: str) -> str:
-    """The data table under a chart (the no-JS and screen-reader alternative): its columns, formatted."""
+def table_html(chart: str, rows_: list[dict], title: str) -> str:
+    """The data table under a chart (the no-JS and screen-reader alternative): its columns, formatted,
+    under a disclosure named after the chart's title (the figure's caption is right above it)."""
     columns = CHARTS[chart].COLUMNS
     head = "".join(f'<th scope="col">{html.escape(c["header"])}</th>' for c in columns)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(cell_text(r[c['key']], c['format']))}</td>" for c in columns)
                    + "</tr>" for r in rows_)
-    return (f'<details class="spec-table"><summary>Data table: {html.escape(caption)}</summary>'
-            f'<div class="md-typeset__scrollwrap"><table><thead><tr>{head}</tr></thead>'
+    return (f'<details class="spec-table"><summary>Data table: {html.escape(title)}</summary>'
+            f'<div class="md-typeset__scrollwrap"><table aria-label="{html.escape(title)}">'
+            f'<thead><tr>{head}</tr></thead>'
             f"<tbody>{body}</tbody></table></div></details>")

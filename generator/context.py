@@ -24,13 +24,15 @@ from .charts import CHARTS
 from .evidence import measured_plain_points, profiling_context, validation_rows
 from .contract import FIELDS
 from .essay import ClosedForms, Scope, TemplateBuildError, state_values, wrap
+from .filters import Quantity
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
 from .filters import FILTERS
 
 
 def _arch_values(arch) -> dict:
     values = asdict(arch)
-    values.update(params=arch.params, weight_bytes=arch.weight_bytes, kv_bytes_per_token=arch.kv_bytes_per_token)
+    values.update(params=arch.params, weight_bytes=arch.weight_bytes, kv_bytes_per_token=arch.kv_bytes_per_token,
+                  gemm_weight_bytes=arch.gemm_weight_bytes)
     return values
 
 
@@ -98,7 +100,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         fit_note = (
             f'<p class="spec-figure__fit" data-fit-note{"" if not fits else " hidden"}>At these settings the '
             f"weights and KV caches need {live('memory_required_bytes', 'gb')}, more than the GPU's "
-            f"{html.escape(FILTERS['gb'](sim['gpu_memory_bytes']))}: a real server would run fewer sequences.</p>"
+            f"{live('gpu_memory_bytes', 'gb')}: a real server would run fewer sequences.</p>"
             if follows else "")
         return Markup(
             f"<figure class=\"spec-figure\" id=\"figure-{name}\">"
@@ -108,7 +110,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
             f"</div>"
             + fit_note
             + (f"<figcaption>{html.escape(str(caption))}</figcaption>" if caption else "")
-            + table_html(name, info["rows"], caption or info["description"])
+            + table_html(name, info["rows"], info["spec"]["title"]["text"])
             + "</figure>"
         )
 
@@ -134,8 +136,18 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
                                      "rewrite the sentence (generator/templates)")
         return ""
 
+    def breakeven_alpha(**changes):
+        """The smallest α of the grid at which some γ beats plain decoding at the state
+        ``changes`` (every other field at its default); None if none does."""
+        coords = {**site.defaults, **changes}
+        for alpha in site.axes["alpha"]:
+            if max(site.value("speedup", coords, alpha=alpha, gamma=g) for g in site.axes["gamma"]) > 1:
+                return Quantity(alpha, "breakeven_alpha(" + ", ".join(f"{k}={v}" for k, v in sorted(changes.items())) + ")")
+        return None
+
     ctx["chart"] = chart
     ctx["live"] = live
+    ctx["breakeven_alpha"] = breakeven_alpha
     ctx["state"] = state
     ctx["require"] = require
     ctx["check_live_format"] = check_live_format

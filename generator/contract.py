@@ -98,6 +98,7 @@ FIELDS: dict[str, FieldSpec] = {
     "verify_flops": FieldSpec("verify", SIG, ("tflop",), "FLOPs of one verify pass"),
     "verify_memory_time_s": FieldSpec("verify", SIG, ("ms",), "its bytes at the achieved bandwidth (s)"),
     "verify_compute_time_s": FieldSpec("verify", SIG, ("ms",), "its FLOPs at the achieved rate (s)"),
+    "verify_time_s": FieldSpec("verify", SIG, ("ms",), "what it takes (s)"),
     "tensor_core_idle_fraction": FieldSpec("verify", SIG, ("pct",), "1 − compute time / pass time"),
     "verify_arithmetic_intensity": FieldSpec("verify", SIG, (), "FLOPs per byte"),
     "verify_attained_flops_per_s": FieldSpec("verify", SIG, (), "FLOPs / pass time"),
@@ -169,8 +170,17 @@ FIELDS: dict[str, FieldSpec] = {
     "step_time_s": FieldSpec("breakdown_total", SIG, ("ms",), "the step's time (s)"),
 }
 
-# The readouts the simulation shows (specmodel's READOUT_KEYS) and the format each is written in
-# unless an element names another (data-fmt).
+# The derivation's figures (the iteration and the roofline) show the ideal whole-pass model
+# whatever cost model the reader picked: the same fields, under that model, in every core file.
+IDEAL_MODEL = "whole-pass"
+IDEAL_FIELDS = ("draft_memory_time_s", "draft_compute_time_s", "verify_memory_time_s", "verify_compute_time_s",
+                "plain_pass_memory_time_s", "plain_pass_compute_time_s", "verify_arithmetic_intensity",
+                "verify_attained_flops_per_s", "roof_intensity", "roof_flops_per_s")
+FIELDS.update({f"ideal_{k}": FieldSpec(FIELDS[k].table, FIELDS[k].rounding, FIELDS[k].formats,
+                                       f"{FIELDS[k].about}, in the ideal whole-pass model") for k in IDEAL_FIELDS})
+
+# The readouts the simulation shows (specmodel's READOUT_KEYS, and the verify pass's time) and the
+# format each is written in unless an element names another (data-fmt).
 READOUTS: dict[str, str] = {
     "speedup": "times",
     "spec_tokens_per_s": "tps",
@@ -183,6 +193,7 @@ READOUTS: dict[str, str] = {
     "verify_flops": "tflop",
     "verify_memory_time_s": "ms",
     "verify_compute_time_s": "ms",
+    "verify_time_s": "ms",
     "tensor_core_idle_fraction": "pct",
     "target_weight_bytes": "gib",
     "draft_weight_bytes": "gib",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jinja2
 from specmodel import closed_forms as cf
-from specmodel.readouts import Readouts
+from specmodel.readouts import READOUT_KEYS, Readouts
 from specmodel.vllm import engine_log_line, engine_log_window
 
 from .axes import site_state, state_query
@@ -122,12 +122,16 @@ def state_values(changes: dict, site) -> dict:
                                for k in ax["step_kind"]} for m in ax["breakdown_model"]}
     for dim in ("batch", "context", "gamma"):
         values[f"speedup_by_{dim}"] = {v: site.value("speedup", coords, **{dim: v}) for v in ax[dim]}
-    window = engine_log_window(state, Readouts(**readouts))
+    window = engine_log_window(state, Readouts(**{k: readouts[k] for k in READOUT_KEYS}))
     values["log_line"] = engine_log_line(window)
     values["log_draft_acceptance_rate"] = window.draft_acceptance_rate
     values["config_flag"] = site.value("speculative_config", coords)
     values["drafter_label"] = site.labels["drafter"][state.drafter]
     values["query"] = state_query(coords, site.defaults)
+    # the decision map at this state's batch, context and workload, per kind of traffic
+    values["decision"] = {t: {k: site.value(f"decision_{k}", coords, task=t)
+                              for k in ("drafter", "gamma", "alpha", "acceptance", "speedup", "fits")}
+                          for t in site.axes["task"]}
     return values
 
 

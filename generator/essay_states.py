@@ -23,6 +23,7 @@ ESSAY_STATES: dict[str, dict] = {
     "ngram": {"drafter": "ngram"},
     "ngram_busy": {"drafter": "ngram", "batch": 64},
     "ngram_b128": {"drafter": "ngram", "batch": 128},
+    "ngram_b256": {"drafter": "ngram", "batch": 256},  # the first rung that does not fit
     # the paper's weakest drafter: a bigram model, α ≈ 0.2 at γ = 3, i.i.d. acceptance
     "bigram": {"drafter": "ngram", "alpha": 0.2, "gamma": 3, "acceptance": "same"},
     "bigram_busy": {"drafter": "ngram", "alpha": 0.2, "gamma": 3, "acceptance": "same", "batch": 64},

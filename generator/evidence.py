@@ -70,30 +70,35 @@ QUANTITY_LABELS = {STEP_TIME: "plain decoding step", TIME_SHARES: "drafting shar
 
 
 def figure_rows(catalog: Catalog, cost_models: tuple[str, ...]) -> dict[str, list[dict]]:
-    """The validation figures' rows, {"validation": step times, "shares": time shares}: one row
-    per (measurement, series), series "measured" or a cost model. Step times in ms, shares in %.
-    Only vLLM rows the model speaks to at a stated, implied or fitted context."""
+    """The validation figures' rows, {"validation": step times, "shares": drafting shares}: one
+    row per measurement, with the measured value and each cost model's under the cost model's
+    name (the charts fold them into series). Step times in ms, shares in % (the shares rows also
+    carry verification's share, measured and calibrated, for the data table). Only vLLM rows the
+    model speaks to at a stated, implied or fitted context."""
     out: dict[str, list[dict]] = {"validation": [], "shares": []}
     for row in validation_rows(catalog):
         point = row.point
         if row.reason or point is None or point.context_basis == UNKNOWN or point.engine != "vllm":
             continue
         if point.quantity == STEP_TIME:
-            figure, values = "validation", lambda v: {"value": v[0] * 1000}
+            figure, scale = "validation", 1000.0
         elif point.quantity == TIME_SHARES and point.drafter is not None:
-            figure, values = "shares", lambda v: {"value": v[0] * 100, "verification": v[1] * 100}
+            figure, scale = "shares", 100.0
         else:
             continue  # a plain run's drafting share is zero; the pass ratio is in the model page's table
         m = row.measurement
         context = round(row.context_tokens)
-        common = {"row": int(point.id), "batch": batch_of(point, m), "drafter": point.drafter or "none",
+        record = {"row": int(point.id), "batch": batch_of(point, m), "drafter": point.drafter or "none",
                   "study": point.study, "context": context, "context_basis": point.context_basis,
                   "fitted": point.fit, "read_off_plot": m.read_off_plot, "source": source_line(m),
                   # one line per setting: who measured, which drafter, at which context
-                  "setting": f"{point.study}, {point.drafter or 'plain'}, {context}"}
-        out[figure].append({**common, "series": "measured", **values(row.measured)})
-        for name in cost_models:
-            out[figure].append({**common, "series": name, **values(row.predicted[name])})
+                  "setting": f"{point.study}, {point.drafter or 'plain'}, {context}",
+                  "measured": row.measured[0] * scale,
+                  **{name: row.predicted[name][0] * scale for name in cost_models}}
+        if figure == "shares":
+            record["measured_verification"] = row.measured[1] * scale
+            record["calibrated_verification"] = row.predicted["calibrated"][1] * scale
+        out[figure].append(record)
     return out
 
 

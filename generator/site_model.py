@@ -24,7 +24,7 @@ from .axes import (
     TOKEN_ROW_PASSES, axes as site_axes, defaults, labels as site_labels, other_cost_model, site_state,
     site_typical_acceptance,
 )
-from .contract import FIELDS, FILES, TABLES, stored, token_kinds
+from .contract import FIELDS, FILES, IDEAL_FIELDS, IDEAL_MODEL, TABLES, stored, token_kinds
 from .evidence import measured_plain_points
 
 
@@ -158,6 +158,7 @@ class SiteModel:
             for key in ("verify_bytes", "verify_flops", "verify_memory_time_s", "verify_compute_time_s",
                         "tensor_core_idle_fraction", "verify_arithmetic_intensity"):
                 f[key] = self._gamma_only(by_triple(r.verify[key][:, :, 0, :], bc1))
+            f["verify_time_s"] = self._gamma_only(by_triple(r.verify["verify_time_s"][:, :, 0, :], bc1))
             attained = r.verify["verify_flops"] / r.verify["verify_time_s"]
             f["verify_attained_flops_per_s"] = self._gamma_only(by_triple(attained[:, :, 0, :], bc1))
             for key, source in (("draft_memory_time_s", "memory_time_s"), ("draft_compute_time_s", "compute_time_s"),
@@ -183,6 +184,8 @@ class SiteModel:
             f["other_speedup"] = per_cost[other]["speedup"]
             f["other_plain_tokens_per_s"] = per_cost[other]["plain_tokens_per_s"]
             f["other_cost_model"] = Named(np.array(other, dtype=object), ())
+            for field in IDEAL_FIELDS:
+                f[f"ideal_{field}"] = per_cost[IDEAL_MODEL][field]
 
         for field in next(iter(per_cost.values())):
             self._set(field, Named(np.stack([per_cost[c][field].to(per_cost[c][field].dims, self.sizes)

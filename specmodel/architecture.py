@@ -108,6 +108,15 @@ class Architecture:
         )
 
     @property
+    def gemm_weight_bytes(self) -> int:
+        """Bytes of the weights a pass streams through its matrix multiplications: every layer's
+        GEMMs and the output head (bf16). The embedding table is gathered, not streamed: an untied
+        model's pass reads fewer bytes than its weights (per_kernel.py)."""
+        per_layer = sum(i * o for _, i, o in self.layer_gemms)
+        head_in, head_out = self.lm_head_shape
+        return BF16_BYTES * (self.num_hidden_layers * per_layer + head_in * head_out)
+
+    @property
     def lm_head_shape(self) -> tuple[int, int]:
         """(in, out) of the output head: hidden size → vocabulary (the tied embedding when tied)."""
         return self.hidden_size, self.vocab_size

@@ -147,14 +147,14 @@ def test_breakdown_rows_are_specmodels_step_parts(site):
 
 def test_validation_rows_carry_measurement_and_every_model():
     rows_ = figure_rows(default_catalog(), BREAKDOWN_MODELS)
-    step = rows_["validation"]
-    measured = {r["row"]: r for r in step if r["series"] == "measured"}
-    assert measured[102]["value"] == pytest.approx(7.28) and measured[102]["study"] == "GPUStack"
-    assert {r["series"] for r in step} == {"measured", *BREAKDOWN_MODELS}
-    assert all(r["source"] and r["fitted"] in (True, False) for r in step)
-    shares = {(r["row"], r["series"]): r for r in rows_["shares"]}
-    assert shares[(92, "measured")]["value"] == 47 and shares[(92, "measured")]["verification"] == 42
-    assert shares[(92, "measured")]["read_off_plot"] is True
+    step = {r["row"]: r for r in rows_["validation"]}
+    assert step[102]["measured"] == pytest.approx(7.28) and step[102]["study"] == "GPUStack"
+    assert step[102]["calibrated"] == pytest.approx(7.27, abs=0.01)  # specmodel validate: 7.27 ms
+    assert all(set(BREAKDOWN_MODELS) <= set(r) for r in step.values())
+    assert all(r["source"] and r["fitted"] in (True, False) for r in step.values())
+    shares = {r["row"]: r for r in rows_["shares"]}
+    assert shares[92]["measured"] == 47 and shares[92]["measured_verification"] == 42
+    assert shares[92]["read_off_plot"] is True
 
 
 def test_decision_rows_take_each_drafter_at_its_typical_acceptance(site):
@@ -295,7 +295,7 @@ def test_roofline_axes_are_log_log(specs):
 
 def test_decision_legend_uses_the_catalogs_labels_and_colours(site):
     context = {"labels": {**site.labels, "drafter": {"qwen3-0.6b": "Small", "ngram": "Lookup"}},
-               "colours": {"drafter": {"qwen3-0.6b": "#123456", "ngram": "#654321"}}}
+               "colours": {"drafter": {"qwen3-0.6b": "#123456", "ngram": "#654321"}}, "gpu_memory": "80 GB"}
     text = json.dumps(build_spec("decision", context))
     assert "'Small'" in text and "'Lookup'" in text and "#123456" in text
     with pytest.raises(KeyError):

@@ -28,6 +28,7 @@ def prose_of(template_text: str) -> str:
     t = re.sub(r"\{\{.*?\}\}", " ", t, flags=re.S)
     t = re.sub(r"^(```|~~~).*?^\1", " ", t, flags=re.S | re.M)  # fenced code
     t = re.sub(r"`[^`\n]*`", " ", t)  # inline code and formulas
+    t = re.sub(r"<math\b.*?</math>", " ", t, flags=re.S)  # formulas (MathML)
     t = re.sub(r"<[^>]*>", " ", t)  # HTML tags and their attributes
     t = re.sub(r"\]\([^)]*\)", "]", t)  # link targets
     t = re.sub(r"\{[:.#][^}]*\}", " ", t)  # attribute lists

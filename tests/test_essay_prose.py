@@ -246,3 +246,30 @@ def test_rendered_pages_show_every_chart_and_leave_no_template_syntax(pages):
         assert f'id="figure-{chart}"' in pages["index.md"], chart
     for text in pages.values():
         assert "{{" not in text and "{%" not in text
+
+
+def test_a_paragraph_with_live_numbers_has_no_other_numbers(pages):
+    # Prose that follows the simulation must be entirely live: a static number beside live ones
+    # would contradict them as soon as the reader moves a control.
+    bad = []
+    for block in re.findall(r"<(p|li)\b[^>]*>(.*?)</\1>", pages["index.md"], flags=re.S):
+        text = block[1]
+        if 'class="live"' not in text:
+            continue
+        rest = re.sub(r'<span class="live"[^>]*>.*?</span>', " ", text)
+        rest = re.sub(r"<[^>]+>", " ", rest)
+        if re.search(r"\d", rest):
+            bad.append(re.sub(r"\s+", " ", rest)[:160])
+    assert bad == []
+
+
+def test_a_claim_the_model_stops_making_stops_the_build():
+    from generator.build import prepare, render_essay
+    from generator.essay import TemplateBuildError
+    from specmodel import load_catalog
+    from specmodel.catalog import GPU_ENTRIES
+
+    gpus = {k: dict(v) for k, v in GPU_ENTRIES.items()}
+    gpus["h100-sxm"]["peak_memory_bandwidth_bytes_per_s"] *= 1.5  # the target gets faster, drafts do not
+    with pytest.raises(TemplateBuildError, match="the prose claims"):
+        render_essay(prepare(load_catalog(gpu_entries=gpus)))

@@ -331,9 +331,9 @@ export async function setupPage() {
   const ready = () => root.classList.remove("spec-pending");
   const sim = document.querySelector(".spec-sim#simulation");
   const article = document.querySelector("article") ?? document.body;
-  // The theme wraps wide tables as the page loads: look for them now and once it has.
-  markScrollRegions(document.body);
-  requestAnimationFrame(() => markScrollRegions(document.body));
+  // Wide tables get a tab stop once the page has settled (measuring them forces a layout: not
+  // before the numbers are on screen).
+  setTimeout(() => markScrollRegions(document.body), 0);
   const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
   if (!needsData) {
     ready();

@@ -31,10 +31,14 @@ def spec(context: dict) -> dict:
     # The cut-off sits on the right edge of the last paying position's band.
     cutoff = base.transform_filter("datum.pays").transform_aggregate(last="max(position)")
     rule = cutoff.mark_rule(color=ORANGE, strokeWidth=2, strokeDash=[6, 3]).encode(x=alt.X("last:O", bandPosition=1))
-    # The label hangs on the paying side of the rule, so at the right edge it is not cut.
-    note = cutoff.mark_text(align="right", baseline="top", dx=-4, y=2, color=ORANGE, fontWeight="bold",
-                            text="cut-off").encode(x=alt.X("last:O", bandPosition=1))
-    chart = alt.layer(bars, rule, note).properties(
+    # The label hangs on the paying side of the rule, so at the right edge it is not cut; after the
+    # first position it would run over the y axis's labels, so it hangs on the other side there.
+    label = dict(baseline="top", y=2, color=ORANGE, fontWeight="bold", text="cut-off")
+    note = cutoff.transform_filter("datum.last > 1").mark_text(align="right", dx=-4, **label).encode(
+        x=alt.X("last:O", bandPosition=1))
+    note_first = cutoff.transform_filter("datum.last == 1").mark_text(align="left", dx=4, **label).encode(
+        x=alt.X("last:O", bandPosition=1))
+    chart = alt.layer(bars, rule, note, note_first).properties(
         width="container", height=HEIGHT,
         title=title("Acceptance by draft position", "Positions before the cut-off pay for their draft;",
                     "later ones cost more than they return."),

@@ -6,7 +6,7 @@ import altair as alt
 
 from specmodel.breakdown import STEP_PARTS
 
-from .common import BLUE, GREY, ORANGE, REFERENCE, TEAL, axis, column, field, finish, label, label_expr, source, \
+from .common import BLUE, ORANGE, TEAL, axis, column, field, finish, label, label_expr, source, \
     title, walk
 
 NAME = "breakdown"
@@ -16,7 +16,7 @@ DESCRIPTION = ("Stacked horizontal bars of one step's time in milliseconds under
                "overhead, the target's pass by kernel kind, launch floors and the engine's step overhead.")
 ROWS = {"table": [walk(["breakdown_model", "step_kind"], model=axis("breakdown_model"),
                        model_label=label("breakdown_model"), step=axis("step_kind"), step_label=label("step_kind"),
-                       total_s=field("step_time_s"),
+                       total_s=field("step_time_s"), mean_acceptance_length=field("mean_acceptance_length"),
                        **{part: field("part_time_s", part=part) for part in STEP_PARTS})]}
 COLUMNS = ([column("model_label", "cost model"), column("step_label", "step"), column("total_s", "total", "ms")]
            + [column(part, f"{part.replace('_', ' ')}", "ms") for part in STEP_PARTS])
@@ -37,15 +37,15 @@ LEGEND = {
 # Draft work in warm colours, the target's pass in cool ones, fixed costs in greys.
 COLOURS = {
     "draft_passes": ORANGE,
-    "draft_launch_floor": "#E3A13B",
-    "drafter_overhead": "#A34A1C",
-    "target_whole_pass_at_bandwidth": "#2F63B0",
+    "draft_launch_floor": "#F2B134",
+    "drafter_overhead": "#8C3B12",
+    "target_whole_pass_at_bandwidth": BLUE,
     "target_whole_pass_at_flop_rate": "#8E6BC8",
-    "target_weights_at_bandwidth": BLUE,
+    "target_weights_at_bandwidth": "#5AA9E6",
     "target_weights_at_flop_rate": "#B4589F",
     "target_attention": TEAL,
-    "target_launch_floor": GREY,
-    "step_overhead": REFERENCE,
+    "target_launch_floor": "#7A6F66",
+    "step_overhead": "#A7A9AC",
 }
 assert tuple(LEGEND) == STEP_PARTS == tuple(COLOURS)
 # The y axis's names, short enough to leave a phone's width to the bars.
@@ -77,14 +77,17 @@ def spec(context: dict) -> dict:
     )
     # Each bar says what it is and how long it takes, at its end.
     ends = base.transform_calculate(
-        tag=f"({label_expr({'iteration': 'spec.', 'plain': 'plain'}, 'datum.step')}) + ' '"
-            " + format(datum.total_ms, ',.3~r') + ' ms'").mark_text(align="left", dx=4, fontSize=10).encode(
+        # An iteration emits E[L] tokens, a plain step one: the time per token of each, for comparison.
+        tag="datum.step === 'iteration' ? 'spec. ' + format(datum.total_ms, ',.3~r') + ' ms\\n'"
+            " + format(datum.total_ms / datum.mean_acceptance_length, ',.3~r') + ' ms/token'"
+            " : 'plain ' + format(datum.total_ms, ',.3~r') + ' ms\\n(one token)'").mark_text(
+        align="left", dx=4, fontSize=9, lineBreak="\n", baseline="middle", dy=-5).encode(
         y=y, yOffset=offset, x=alt.X("total_ms:Q"), text="tag:N", color=alt.value("currentColor"))
     # Room at the right for the longest bar's label: an invisible point past its end.
-    room = base.transform_calculate(room="datum.total_ms * 1.7").mark_point(opacity=0).encode(
+    room = base.transform_calculate(room="datum.total_ms * 1.9").mark_point(opacity=0).encode(
         y=y, x=alt.X("room:Q"))
     chart = alt.layer(bars, ends, room).properties(
-        width="container", height=240,
+        width="container", height=270,
         title=title("Where one step's time goes", "Each cost model: a speculative iteration",
                     "(spec.), then a plain decoding step (plain),", "at the middle of the run."),
     )

@@ -38,7 +38,7 @@ def spec(context: dict) -> dict:
         alpha_shown="format(datum.alpha, '.2f') + (datum.acceptance === 'same' ? ', same at every position'"
                     " : ', falling with position')",
         verdict="datum.speedup > 1 ? 'faster than plain decoding' : 'plain decoding is faster'",
-        memory="datum.fits ? 'fits in the GPU' : 'does not fit in the GPU'",
+        memory=f"datum.fits ? 'fits in {context['gpu_memory']}' : 'does not fit in {context['gpu_memory']}'",
     )
     # Gaps between cells show the page background, so no separator colour is hard-coded.
     gap = alt.Scale(paddingInner=0.06)

@@ -25,14 +25,16 @@ def spec(context: dict) -> dict:
         shown="format(datum.speedup, '.2f') + '×'",
         other_shown="format(datum.other_speedup, '.2f') + '×'",
         other_name=label_expr(models, "datum.other"),
-        memory="datum.fits ? 'fits in the GPU' : 'does not fit in the GPU'",
-        shade="!datum.fits ? 0.25 : datum.current ? 1 : 0.6",
+        memory=f"datum.fits ? 'fits in {context['gpu_memory']}' : 'does not fit in {context['gpu_memory']}'",
+        shade="!datum.fits ? 0.35 : datum.current ? 1 : 0.6",
     )
-    x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0))
+    # Outer padding leaves room for the first and last rungs' value labels.
+    x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0),
+              scale=alt.Scale(paddingOuter=0.5))
     colour = alt.Color("outcome:N", title=None, scale=alt.Scale(domain=OUTCOMES, range=[BLUE, ORANGE]),
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square",
-                                         labelExpr="datum.value === 'faster' ? 'faster than plain decoding'"
-                                                   " : 'slower than plain decoding'"))
+                                         labelExpr="datum.value === 'faster' ? 'faster than plain'"
+                                                   " : 'slower than plain'"))
     tooltip = [alt.Tooltip("batch:O", title="concurrent sequences"), alt.Tooltip("shown:N", title="speedup"),
                alt.Tooltip("other_shown:N", title="other cost model"), alt.Tooltip("other_name:N", title="which is"),
                alt.Tooltip("memory:N", title="memory")]
@@ -57,8 +59,10 @@ def spec(context: dict) -> dict:
     above = base.mark_text(dy=-4, fontWeight="bold", baseline="bottom").encode(
         x="batch:O", y="speedup:Q", color=colour,
         text=alt.condition("datum.current && datum.speedup > 1", "shown:N", alt.value("")))
-    below = base.mark_text(dy=4, fontWeight="bold", baseline="top").encode(
-        x="batch:O", y="speedup:Q", color=colour,
+    # A slower rung's label sits just above the 1× line: under the bar it would run into the
+    # batch labels.
+    below = base.mark_text(dy=-4, fontWeight="bold", baseline="bottom").encode(
+        x="batch:O", y=alt.datum(1), color=colour,
         text=alt.condition("datum.current && datum.speedup <= 1", "shown:N", alt.value("")))
     speedup = alt.layer(bars, one, other, above, below).properties(
         width="container", height=HEIGHT,

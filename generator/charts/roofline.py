@@ -1,4 +1,5 @@
-"""The verify pass at every batch size, under the GPU's roof (log-log)."""
+"""The verify pass at every batch size, under the GPU's roof (log-log), in the ideal whole-pass
+model the essay derives."""
 from __future__ import annotations
 
 import altair as alt
@@ -7,12 +8,13 @@ from .common import BLUE, ORANGE, REFERENCE, axis, column, current, field, finis
 
 NAME = "roofline"
 DESCRIPTION = ("Log-log roofline chart of attained FLOP per second against arithmetic intensity in FLOP per "
-               "byte, showing the GPU's roof and the verify pass at each batch size, with the current batch labelled.")
+               "byte in the ideal whole-pass model, showing the GPU's roof and the verify pass at each batch size, "
+               "with the current batch labelled.")
 ROWS = {
-    "table": [walk(["batch"], batch=axis("batch"), arithmetic_intensity=field("verify_arithmetic_intensity"),
-                   attained_flops_per_s=field("verify_attained_flops_per_s"), current=current("batch"))],
-    "roof": [walk(["roof_point"], arithmetic_intensity=field("roof_intensity"),
-                  attainable_flops_per_s=field("roof_flops_per_s"))],
+    "table": [walk(["batch"], batch=axis("batch"), arithmetic_intensity=field("ideal_verify_arithmetic_intensity"),
+                   attained_flops_per_s=field("ideal_verify_attained_flops_per_s"), current=current("batch"))],
+    "roof": [walk(["roof_point"], arithmetic_intensity=field("ideal_roof_intensity"),
+                  attainable_flops_per_s=field("ideal_roof_flops_per_s"))],
 }
 COLUMNS = [column("batch", "concurrent sequences", "int"),
            column("arithmetic_intensity", "FLOP per byte", "num1"),
@@ -40,12 +42,13 @@ def spec(context: dict) -> dict:
                  alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.4~r"),
                  alt.Tooltip("attained_flops_per_s:Q", title="attained FLOP/s", format=".3~s")],
     )
+    # Above the point: to its left it would run into the y axis's labels at small intensities.
     label = base.transform_filter("datum.current").mark_text(
-        align="right", dx=-10, dy=-6, fontWeight="bold", color=ORANGE,
+        align="center", dy=-14, fontWeight="bold", color=ORANGE,
     ).encode(x=x, y=y, text=alt.Text("label:N")).transform_calculate(label="'batch ' + datum.batch")
     chart = alt.layer(roof_line, points, label).properties(
         width="container", height=HEIGHT,
-        title=title("The verify pass on the roofline", "Grey: the most FLOP/s reachable at each",
+        title=title("The verify pass on the ideal roofline", "Grey: the most FLOP/s reachable at each",
                     "intensity. Dots: the verify pass per batch size."),
     )
     return finish(chart, NAME, DESCRIPTION)

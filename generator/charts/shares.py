@@ -14,8 +14,11 @@ DESCRIPTION = ("Share of wall time spent drafting, in percent, against batch siz
 ROWS = None  # the build writes them (generator/evidence.py)
 FOLLOWS_STATE = False
 COLUMNS = [column("row", "row"), column("drafter", "drafter"), column("batch", "concurrent sequences", "int"),
-           column("series", "series"), column("value", "drafting (% of wall time)", "num1"),
-           column("verification", "verification (% of wall time)", "num1"),
+           column("measured", "drafting, measured (%)", "num1"), column("calibrated", "drafting, calibrated (%)", "num1"),
+           column("per-kernel", "drafting, ideal kernel by kernel (%)", "num1"),
+           column("whole-pass", "drafting, ideal whole pass (%)", "num1"),
+           column("measured_verification", "verification, measured (%)", "num1"),
+           column("calibrated_verification", "verification, calibrated (%)", "num1"),
            column("read_off_plot", "read off a plot", "yes"), column("fitted", "used in the fit", "yes"),
            column("source", "source")]
 
@@ -23,7 +26,8 @@ COLUMNS = [column("row", "row"), column("drafter", "drafter"), column("batch", "
 def spec(context: dict) -> dict:
     base = with_text(alt.Chart(source(NAME)), "%").transform_calculate(
         drafter_name="datum.drafter === 'ngram' ? 'n-gram lookup' : 'Qwen3-0.6B draft model'")
-    x = alt.X("batch:Q", title="concurrent sequences (log scale)", scale=alt.Scale(type="log", base=2),
+    x = alt.X("batch:Q", title="concurrent sequences (log scale)",
+              scale=alt.Scale(type="log", base=2, domain=[0.8, 640]),
               axis=alt.Axis(values=[1, 4, 16, 64, 128, 512]))
     y = alt.Y("value:Q", title="drafting, % of wall time", scale=alt.Scale(domain=[0, 60]))
     tips = tooltip("drafting share") + [alt.Tooltip("drafter_name:N", title="drafter")]

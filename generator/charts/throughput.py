@@ -65,6 +65,6 @@ def spec(context: dict) -> dict:
     chart = alt.layer(other, line, ring, measured).properties(
         width="container", height=HEIGHT,
         title=title("Plain decoding at each batch size", "Solid: the cost model you picked; dashed: the",
-                    "other. Diamonds: measured, vLLM on an H100."),
+                    "other. Diamonds: measured in vLLM on an H100,", "shown at 512 and 8k tokens of context."),
     )
     return finish(chart, NAME, DESCRIPTION)

@@ -13,8 +13,9 @@ DESCRIPTION = ("Plain decoding step time in milliseconds against batch size (log
 ROWS = None  # the build writes them (generator/evidence.py)
 FOLLOWS_STATE = False
 COLUMNS = [column("row", "row"), column("study", "measured by"), column("batch", "concurrent sequences", "int"),
-           column("context", "context (tokens)", "int"), column("series", "series"),
-           column("value", "step time (ms)", "num"), column("read_off_plot", "read off a plot", "yes"),
+           column("context", "context (tokens)", "int"), column("measured", "measured (ms)", "num"),
+           column("calibrated", "calibrated (ms)", "num"), column("per-kernel", "ideal, kernel by kernel (ms)", "num"),
+           column("whole-pass", "ideal, whole pass (ms)", "num"), column("read_off_plot", "read off a plot", "yes"),
            column("fitted", "used in the fit", "yes"), column("source", "source")]
 SERIES = ["measured", "calibrated", "per-kernel", "whole-pass"]
 SERIES_LABELS = {"measured": "measured (vLLM, H100)", "calibrated": "calibrated model",
@@ -25,7 +26,8 @@ SERIES_COLOURS = ["currentColor", BLUE, PURPLE, ORANGE]
 def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, tooltip: list) -> alt.LayerChart:
     """Model lines (one per setting and model) under the measured points; shared with the shares chart."""
     colour = alt.Color("series:N", title=None, scale=alt.Scale(domain=SERIES, range=SERIES_COLOURS),
-                       legend=alt.Legend(orient="top", columns=2, labelExpr=label_expr(SERIES_LABELS), labelLimit=170))
+                       legend=alt.Legend(orient="top", columns=2, labelExpr=label_expr(SERIES_LABELS), labelLimit=170,
+                                         symbolType="diamond"))
     lines = chart.transform_filter("datum.series !== 'measured'").mark_line(point=alt.OverlayMarkDef(size=18),
                                                                              strokeWidth=1.5).encode(
         x=x, y=y, color=colour, detail="setting:N", tooltip=tooltip)
@@ -42,7 +44,8 @@ def tooltip(value_title: str) -> list:
 
 
 def with_text(chart: alt.Chart, unit: str) -> alt.Chart:
-    return chart.transform_calculate(
+    """One row per (measurement, series) from the one-row-per-measurement data, and the tooltips' text."""
+    return chart.transform_fold(SERIES, as_=["series", "value"]).transform_calculate(
         series_name=label_expr(SERIES_LABELS, "datum.series"),
         shown=f"format(datum.value, '.3~r') + ' {unit}'",
         context_shown="format(datum.context, ',') + ' tokens (' + datum.context_basis + ')'",
@@ -53,7 +56,8 @@ def with_text(chart: alt.Chart, unit: str) -> alt.Chart:
 
 def spec(context: dict) -> dict:
     base = with_text(alt.Chart(source(NAME)), "ms")
-    x = alt.X("batch:Q", title="concurrent sequences (log scale)", scale=alt.Scale(type="log", base=2),
+    x = alt.X("batch:Q", title="concurrent sequences (log scale)",
+              scale=alt.Scale(type="log", base=2, domain=[0.8, 320]),
               axis=alt.Axis(values=[1, 2, 4, 8, 16, 32, 64, 128, 256]))
     y = alt.Y("value:Q", title="plain decoding step (ms)", scale=alt.Scale(zero=False))
     chart = encode_series(base, x, y, tooltip("step time")).properties(

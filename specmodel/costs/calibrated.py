@@ -32,7 +32,7 @@ from .per_kernel import KernelRates, kernel_price
 
 # Engine constants and what each means; engines.py validates entries against this list.
 ENGINE_CONSTANTS: dict[str, str] = {
-    "weight_bandwidth_efficiency": "fraction of the GPU's peak HBM bandwidth at which weights and activations stream",
+    "weight_bandwidth_efficiency": "fraction of the GPU's peak HBM bandwidth at which the GEMMs stream their weights",
     "kv_bandwidth_efficiency": "fraction of the GPU's peak HBM bandwidth at which attention reads the KV cache",
     "flop_efficiency": "fraction of the GPU's peak dense bf16 FLOP/s that GEMMs and attention reach",
     "layer_launch_s": "CPU time to issue one layer of a pass (s)",

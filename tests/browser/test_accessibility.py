@@ -4,6 +4,8 @@ input settles; every chart is described and has a table; the pages meet no CSP v
 request nothing outside the site, in either palette."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .site_helpers import CSP_WATCH, KEYS, controls_state, manifest, names_by_key, query_of, wait_rendered
@@ -128,7 +130,7 @@ def test_no_csp_violation_at_run_time(new_context, scheme):
     wait_rendered(page, "?drafter=ngram")
     page.eval_on_selector_all("details:not([open])", "els => els.forEach(d => { d.open = true; })")
     page.locator(".md-nav__link", has_text="The model").first.click()
-    page.wait_for_url("**/model/")
+    page.wait_for_url(re.compile(r"/model/(\?[^#]*)?$"))  # the state travels in the query
     page.wait_for_function("() => document.querySelector('article h1')?.textContent.includes('The model')")
     page.go_back()
     wait_rendered(page, "?drafter=ngram")

@@ -112,6 +112,8 @@ def test_broken_data_files_are_reported_in_place_and_the_page_recovers(new_conte
     page = context.new_page()
     page.goto("/")
     wait_rendered(page, "")
+    # every chart on show, the ones the simulation folds away too
+    page.eval_on_selector_all("#simulation details", "els => els.forEach(d => { d.open = true; })")
     working = [n for n in STATE_CHARTS + STATIC_CHARTS if n != BROKEN_SPEC]
     _wait_charts(page, LIVE, working)
     default_tables = {name: chart["rows"] for name, chart in _charts(page).items()}

@@ -108,6 +108,10 @@ def test_print_shows_the_current_state(new_context, artifacts):
     )
     page.emulate_media(media="print")
     charts = page.evaluate(CHARTS)
+    # a chart folded away in a closed disclosure is not printed (spec.css), by design
+    folded = set(page.eval_on_selector_all(".spec-chart[data-chart]",
+                                           "els => els.filter(e => e.closest('details:not([open])')).map(e => e.dataset.chart)"))
+    charts = {name: chart for name, chart in charts.items() if name not in folded}
     for name, chart in charts.items():
         assert chart["picture"] is None, f"{name}: the default picture would print"
         assert chart["view"] and min(chart["view"]["box"]) > 100, f"{name}: printed blank: {chart}"
@@ -132,3 +136,27 @@ def test_print_shows_the_current_state(new_context, artifacts):
     page.pdf(path=artifacts / "essay.pdf", format="A4", print_background=True)
     pdf = (artifacts / "essay.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 5
+
+
+@pytest.mark.parametrize("width", [1440, 375])
+@pytest.mark.parametrize("path", ["/", "/model/"])
+def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, width, path):
+    """Code, commands, log lines and formulas wrap; a wide table scrolls only inside a wrapper that
+    takes focus (and so can be scrolled from the keyboard), and the page itself never does."""
+    context = new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    page.eval_on_selector_all("details", "els => els.forEach(d => { d.open = true; })")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    clipped = page.eval_on_selector_all(
+        "article pre, article pre > code, article math",
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.slice(0, 60))")
+    assert clipped == [], clipped
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    tables = page.eval_on_selector_all(
+        "article .md-typeset__scrollwrap",
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 && e.tabIndex !== 0).length")
+    assert tables == 0, "a table scrolls sideways without a tab stop"
+    # the title is said once: the tab's title is the essay's, not the essay's twice
+    assert page.title().count("What speculative decoding really costs") <= 1

@@ -3,6 +3,7 @@ requests, no console errors, and screenshots for a human to look at."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -60,7 +61,7 @@ def test_instant_navigation_there_and_back(page, page_log):
     live_chart(page)
     page.evaluate("() => { window.__sameDocument = true; }")
     page.locator(".md-nav__link", has_text="The model").first.click()
-    page.wait_for_url("**/model/")
+    page.wait_for_url(re.compile(r"/model/(\?[^#]*)?$"))  # the state travels in the query
     page.wait_for_function("() => document.querySelector('article h1')?.textContent.includes('The model')")
     # Instant navigation: the document was not reloaded, and the page was set up again.
     assert page.evaluate("() => window.__sameDocument === true")
@@ -109,7 +110,7 @@ def test_no_console_errors_and_nothing_outside_the_site(page, page_log):
     page.locator("form[data-md-component=palette] label:not([hidden])").click()
     page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
     page.locator(".md-nav__link", has_text="The model").first.click()
-    page.wait_for_url("**/model/")
+    page.wait_for_url(re.compile(r"/model/(\?[^#]*)?$"))  # the state travels in the query
     page.goto("/model/")
     page.wait_for_load_state("networkidle")
     page_log.check()
@@ -155,7 +156,9 @@ def test_screenshots(new_context, artifacts, width, scheme):
     # Usable at phone width: nothing wider than the screen, sliders tall enough to grab.
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     heights = page.eval_on_selector_all("#simulation input[type=range]", "els => els.map(e => e.getBoundingClientRect().height)")
-    assert heights and min(heights) >= 40
+    # a phone keeps 44 px touch targets; a laptop's are slimmer so the panel fits its screen
+    # (WCAG 2.5.8: at least 24 px)
+    assert heights and min(heights) >= (40 if width < 600 else 24)
     page.screenshot(path=artifacts / f"essay-{width}-{scheme}.png", full_page=True)
     # Clipped from the full page rather than an element shot, which would show the sticky
     # header over the middle of the simulation.

@@ -29,12 +29,28 @@ function fetchJson(url, init) {
   return cache.get(key);
 }
 
+let early = null; // the first page's manifest, requested as soon as the script runs
+
 export function loadManifest() {
   // Fetched again for every page (instant navigation too) and revalidated with the server: it
   // names the data version every other file must carry, and the site may have been rebuilt.
+  if (early) {
+    const request = early;
+    early = null;
+    return request;
+  }
   const url = new URL("manifest.json", dataRoot);
   cache.delete(url.href);
   return fetchJson(url, { cache: "no-cache" });
+}
+
+// Start fetching the manifest before the page is set up (main.js, as the module runs): the
+// theme announces the page only after the whole document is parsed.
+export function requestManifestEarly() {
+  if (early) return early;
+  early = loadManifest();
+  early.catch(() => {}); // a page that never asks for it must not report its failure
+  return early;
 }
 
 function checkVersion(file, manifest, url) {

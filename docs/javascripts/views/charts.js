@@ -32,6 +32,28 @@ const VEGA_CONFIG = {
   rule: { aria: false },
 };
 
+// The Vega bundle (vendor/vega-bundle.js, about 0.9 MB of script) is fetched only when the first
+// chart mounts, after the simulation's numbers are on screen: parsing it would otherwise hold up
+// every page's first paint. A classic script: it sets window.vega, vegaLite and vegaEmbed.
+let bundle = null;
+
+function loadBundle() {
+  if (typeof window.vegaEmbed === "function") return Promise.resolve();
+  if (!bundle) {
+    bundle = new Promise((resolve) => {
+      const script = document.createElement("script");
+      script.src = new URL("vendor/vega-bundle.js", siteRoot).href;
+      script.onload = () => resolve();
+      script.onerror = () => {
+        bundle = null; // a later page may try again
+        resolve();
+      };
+      document.head.append(script);
+    });
+  }
+  return bundle;
+}
+
 const specs = new Map();
 function loadSpec(path) {
   const url = new URL(path, siteRoot).href;
@@ -67,6 +89,8 @@ class Chart {
 
   async embed() {
     const generation = ++this.generation;
+    await loadBundle();
+    if (generation !== this.generation) return;
     if (typeof window.vegaEmbed !== "function") {
       this.fail("the chart library (vendor/vega-bundle.js) did not load");
       return;
@@ -229,12 +253,18 @@ let pendingRows = null;
 export function updateCharts(rowsFor) {
   const immediate = [];
   for (const chart of charts.values()) {
-    if (chart.el.isConnected && chart.el.closest("#simulation")) immediate.push(applyRows(chart, rowsFor));
+    if (isImmediate(chart)) immediate.push(applyRows(chart, rowsFor));
   }
   const scheduled = pendingRows !== null;
   pendingRows = rowsFor;
   if (!scheduled) requestAnimationFrame(flushRows);
   return Promise.all(immediate);
+}
+
+// Charts in view in the simulation follow a moved control at once; the rest (the essay's, and
+// the simulation's folded away in a closed disclosure) a frame later.
+function isImmediate(chart) {
+  return chart.el.isConnected && chart.el.closest("#simulation") !== null && chart.el.closest("details:not([open])") === null;
 }
 
 function applyRows(chart, rowsFor) {
@@ -252,6 +282,6 @@ function flushRows() {
   const rowsFor = pendingRows;
   pendingRows = null;
   for (const chart of charts.values()) {
-    if (chart.el.isConnected && !chart.el.closest("#simulation")) applyRows(chart, rowsFor);
+    if (chart.el.isConnected && !isImmediate(chart)) applyRows(chart, rowsFor);
   }
 }
