@@ -11,6 +11,8 @@ decoding throughputs the ladder shows).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from specmodel import FIELDS, Catalog, State
 from specmodel.breakdown import PART_LABELS, STEP_PARTS
 from specmodel.calibration.measurements import GPUSTACK, SILYBENCH
@@ -18,7 +20,10 @@ from specmodel.costs import COST_MODELS
 from specmodel.typical_acceptance import TASKS
 
 # The state fields the page varies, in URL order.
-STATE_AXES = ("cost_model", "batch", "context", "drafter", "gamma", "alpha", "acceptance", "workload")
+STATE_AXES = ("gpu", "target", "tp", "cost_model", "batch", "context", "drafter", "gamma", "alpha", "acceptance",
+              "workload")
+# A configuration: a target on a GPU (the tensor-parallel degree follows from the pair).
+CONFIG_AXES = ("gpu", "target", "tp")
 # The cost models the reader can pick (the default first); the step breakdown shows every one.
 SITE_COST_MODELS = ("calibrated", "whole-pass")
 BREAKDOWN_MODELS = ("whole-pass", "per-kernel", "calibrated")  # from the ideal to the measured
@@ -55,12 +60,76 @@ def nearest_on_axis(values, x: float) -> float:
     return min(values, key=lambda v: (abs(v - x), v))
 
 
-def site_typical_acceptance(catalog: Catalog) -> dict[str, dict[str, tuple[float, str]]]:
-    """Each drafter's typical (α, acceptance shape) per task, α on the site's grid (the decision
-    map evaluates, and a click on it opens, a state the simulation can show)."""
+def site_typical_acceptance(catalog: Catalog, target: str = "qwen3-8b") -> dict[str, dict[str, tuple[float, str]]]:
+    """Each drafter's typical (α, acceptance shape) per task for ``target``, α on the site's grid
+    (the decision map evaluates, and a click on it opens, a state the simulation can show)."""
     grid = FIELDS["alpha"].grid
-    return {d: {t: (nearest_on_axis(grid, e.alpha), e.acceptance) for t, e in tasks.items()}
-            for d, tasks in catalog.typical_acceptance.items()}
+    return {d: {t: (nearest_on_axis(grid, e.alpha), e.acceptance) for t, e in blocks[target].items()}
+            for d, blocks in catalog.typical_acceptance.items() if target in blocks}
+
+
+# Room the weights must leave for the KV caches (and vLLM's own reserve): a configuration uses the
+# fewest GPUs on which the target's and its largest drafter's weights take at most this share.
+WEIGHT_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A target on a GPU as the site offers it, and the values of the other state fields its data
+    hold: every value for the default configuration; for the others the calibrated cost model,
+    acceptance falling with position and the closed batch only, so that 36 configurations fit the
+    site's data budget (the CLI prices any state)."""
+
+    gpu: str
+    target: str
+    tp: int
+    drafters: tuple[str, ...]
+    cost_model: tuple[str, ...]
+    acceptance: tuple[str, ...]
+    workload: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return self.gpu, self.target, self.tp
+
+    def restricted(self) -> dict[str, list]:
+        """The state axes whose values differ from the manifest's (the page offers only these)."""
+        return {"drafter": list(self.drafters), "cost_model": list(self.cost_model),
+                "acceptance": list(self.acceptance), "workload": list(self.workload)}
+
+
+def tensor_parallel_for(catalog: Catalog, gpu: str, target: str) -> int | None:
+    """The fewest GPUs (1, 2, 4, 8) on which ``target``'s weights and its largest drafter's take at
+    most WEIGHT_SHARE of the memory; None if eight are not enough."""
+    weights = catalog.targets[target].weight_bytes + max(
+        catalog.drafter(d, target).weight_bytes for d in catalog.drafters_for(target))
+    for tp in FIELDS["tp"].grid:
+        if weights <= WEIGHT_SHARE * tp * catalog.gpus[gpu].memory_capacity_bytes:
+            return tp
+    return None
+
+
+def configurations(catalog: Catalog) -> list[Configuration]:
+    """Every configuration the site offers: each GPU with each target, on the fewest GPUs that
+    hold it; the default one first."""
+    default = State()
+    out = []
+    for gpu in catalog.gpus:
+        for target in catalog.targets:
+            tp = tensor_parallel_for(catalog, gpu, target)
+            if tp is None:
+                continue
+            full = (gpu, target, tp) == (default.gpu, default.target, default.tp)
+            out.append(Configuration(
+                gpu, target, tp, tuple(catalog.drafters_for(target)),
+                tuple(SITE_COST_MODELS) if full else (default.cost_model,),
+                tuple(FIELDS["acceptance"].grid) if full else ("falling",),
+                tuple(FIELDS["workload"].grid) if full else (default.workload,)))
+    return sorted(out, key=lambda c: c.key != (default.gpu, default.target, default.tp))
+
+
+def default_configuration(catalog: Catalog) -> Configuration:
+    return configurations(catalog)[0]
 
 
 def site_state(**changes) -> State:
@@ -68,16 +137,16 @@ def site_state(**changes) -> State:
     return State(**{**SITE_BASE, **changes})
 
 
-def axes(catalog: Catalog) -> dict[str, list]:
-    """Every axis the data files are indexed by: the state axes, then the tables' own."""
-    values: dict[str, list] = {}
+def axes(catalog: Catalog, config: Configuration | None = None) -> dict[str, list]:
+    """Every axis the data of ``config`` (default: the default configuration) are indexed by: the
+    state axes, then the tables' own. The configuration's own fields have its one value."""
+    config = config or default_configuration(catalog)
+    restricted = config.restricted()
+    values: dict[str, list] = {"gpu": [config.gpu], "target": [config.target], "tp": [config.tp]}
     for name in STATE_AXES:
-        if name == "cost_model":
-            values[name] = list(SITE_COST_MODELS)
-        elif name == "drafter":
-            values[name] = list(catalog.drafters)
-        else:
-            values[name] = list(FIELDS[name].grid)
+        if name in CONFIG_AXES:
+            continue
+        values[name] = restricted[name] if name in restricted else list(FIELDS[name].grid)
     values["position"] = list(range(1, max(values["gamma"]) + 1))
     values["gamma_cf"] = list(CLOSED_FORM_GAMMAS)
     values["roof_point"] = [0, 1, 2]
@@ -89,6 +158,21 @@ def axes(catalog: Catalog) -> dict[str, list]:
     return values
 
 
+def manifest_axes(catalog: Catalog) -> dict[str, list]:
+    """The axes as the manifest gives them: every value of every state field the site offers
+    (each configuration's own subset is in the manifest's ``configurations``)."""
+    values = axes(catalog)
+    configs = configurations(catalog)
+    values["gpu"] = [g for g in catalog.gpus if any(c.gpu == g for c in configs)]
+    values["target"] = [t for t in catalog.targets if any(c.target == t for c in configs)]
+    values["tp"] = sorted({c.tp for c in configs})
+    values["drafter"] = list(catalog.drafters)
+    values["cost_model"] = list(SITE_COST_MODELS)
+    values["acceptance"] = list(FIELDS["acceptance"].grid)
+    values["workload"] = list(FIELDS["workload"].grid)
+    return values
+
+
 def defaults() -> dict:
     """The opening state, by state axis."""
     state = site_state()
@@ -97,7 +181,10 @@ def defaults() -> dict:
 
 def labels(catalog: Catalog) -> dict[str, dict]:
     """The names the page shows for the values of each named axis."""
-    return {**LABELS, "drafter": {k: d.label for k, d in catalog.drafters.items()}}
+    return {**LABELS, "drafter": {k: d.label for k, d in catalog.drafters.items()},
+            "gpu": {k: g.label for k, g in catalog.gpus.items()},
+            "target": {k: m.label for k, m in catalog.targets.items()},
+            "tp": {tp: ("one GPU" if tp == 1 else f"{tp} GPUs") for tp in FIELDS["tp"].grid}}
 
 
 def state_keys() -> list[dict]:

@@ -9,6 +9,8 @@ template, line and value) stops the build with the docs/ tree untouched.
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import time
 from contextlib import contextmanager
@@ -20,7 +22,7 @@ from specmodel.readouts import READOUT_KEYS, Readouts
 from specmodel.vllm import engine_log_line, engine_log_window
 
 from . import chart_rows, charts, svg
-from .axes import BREAKDOWN_MODELS, site_state
+from .axes import BREAKDOWN_MODELS, manifest_axes, site_state
 from .charts.common import TABLE
 from .context import build_context
 from .contract import FIELDS
@@ -29,6 +31,7 @@ from .formats import format_value
 from .evidence import figure_rows
 from .jsonfile import dumps
 from .sampler_demo import run_sampler_demo
+from .moe import moe_story
 from .site_data import VERSION_PLACEHOLDER, data_files
 from .site_model import SiteModel, full_dims
 from .tokens import token_legend_html, token_row_html
@@ -76,7 +79,8 @@ def simulation_values(site: SiteModel) -> dict:
     readouts = site.readouts(state)
     log = engine_log_line(engine_log_window(site_state(**state), Readouts(**{k: readouts[k] for k in READOUT_KEYS})))
     return {
-        "axes": site.axes, "labels": site.labels, "defaults": state,
+        # every value a control offers; the ones the opening configuration has data for
+        "axes": manifest_axes(site.catalog), "available": site.axes, "labels": site.labels, "defaults": state,
         # every field a live number may show: one with a format, indexed by the state alone
         "readouts": {f: site.value(f, state) for f, spec in FIELDS.items()
                      if spec.formats and set(full_dims(f)) <= set(state)},
@@ -88,24 +92,29 @@ def simulation_values(site: SiteModel) -> dict:
     }
 
 
-def prepare(catalog: Catalog | None = None, timings: Timings | None = None) -> Prepared:
-    """The site's numbers, data files, chart specs, pictures and the Vega bundle."""
+WORKERS = max(1, min(4, os.cpu_count() or 1))
+
+
+def prepare(catalog: Catalog | None = None, timings: Timings | None = None, every_configuration: bool = True
+            ) -> Prepared:
+    """The site's numbers, data files, chart specs, pictures and the Vega bundle.
+
+    every_configuration: False builds the data of the default configuration only (quicker; the
+    essay, the charts and the pictures are the default configuration's either way)."""
     catalog = catalog or default_catalog()
     timings = timings or Timings()
-    out: dict[str, bytes] = {}
     with timings.stage("grid"):
         site = SiteModel(catalog)
     with timings.stage("data"):
-        data = data_files(site)
+        out = data_files(site, WORKERS, every_configuration)
     with timings.stage("sampler"):
         demo = run_sampler_demo()
-    data["sampler.json"] = {"model_version": VERSION_PLACEHOLDER, "rows": demo.rows, "draws": demo.draws}
-    for path, doc in data.items():
-        out[f"data/{path}"] = dumps(doc)
+    out["data/sampler.json"] = dumps({"model_version": VERSION_PLACEHOLDER, "rows": demo.rows, "draws": demo.draws})
 
     with timings.stage("charts"):
         context = chart_context(site)
-        static = {"sampler": demo.rows, **figure_rows(site.catalog, BREAKDOWN_MODELS[::-1])}
+        static = {"sampler": demo.rows, **figure_rows(site.catalog, BREAKDOWN_MODELS[::-1]),
+                  "moe": moe_story(site.catalog).rows}
         chart_info = {}
         for name in charts.CHART_NAMES:
             spec = charts.build_spec(name, context)
@@ -117,7 +126,11 @@ def prepare(catalog: Catalog | None = None, timings: Timings | None = None) -> P
                                 "spec": spec, "datasets": datasets}
     with timings.stage("svg"):
         for name, info in chart_info.items():
-            out[f"charts/{name}.svg"] = svg.render_svg(info["spec"], info["datasets"]).encode()
+            picture = svg.render_svg(info["spec"], info["datasets"])
+            out[f"charts/{name}.svg"] = picture.encode()
+            # the picture's size, so the page reserves its room before it loads (no layout shift)
+            size = re.search(r'<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"', picture)
+            info["size"] = (round(float(size[1])), round(float(size[2]))) if size else None
         out["vendor/vega-bundle.js"] = svg.vega_bundle().encode()
     return Prepared(site, out, chart_info, demo, simulation_values(site))
 
@@ -132,10 +145,10 @@ def render_essay(prepared: Prepared, templates: Path = TEMPLATES) -> tuple[dict[
 
 
 def compute(catalog: Catalog | None = None, timings: Timings | None = None,
-            templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
+            templates: Path = TEMPLATES, every_configuration: bool = True) -> tuple[dict[str, bytes], dict]:
     """Every generated file as {path relative to docs/: bytes}, versioned, and the prose numbers quoted."""
     timings = timings or Timings()
-    prepared = prepare(catalog, timings)
+    prepared = prepare(catalog, timings, every_configuration)
     with timings.stage("essay"):
         pages, quoted = render_essay(prepared, templates)
     files = {**prepared.files, **pages}
@@ -174,11 +187,14 @@ def report(files: dict[str, bytes], timings: Timings, changes: list[str], print_
     groups: dict[str, list[int]] = {}
     for rel, content in files.items():
         key = rel.rsplit("/", 1)[0] + "/" if "/" in rel else rel
+        parts = key.split("/")
+        if parts[0] == "data" and len(parts) > 4:  # one line per kind of file over every configuration
+            key = "/".join(["data", "{gpu}", "{target}", "{tp}", *parts[4:]])
         groups.setdefault(key, []).append(len(content))
     print_fn("wrote:")
     for key in sorted(groups):
         sizes = groups[key]
-        print_fn(f"  docs/{key:<32} {len(sizes):>4} file{'s' if len(sizes) > 1 else ' '} {sum(sizes) / 1024:>9.1f} KiB"
+        print_fn(f"  docs/{key:<48} {len(sizes):>5} file{'s' if len(sizes) > 1 else ' '} {sum(sizes) / 1024:>9.1f} KiB"
                  f"  (largest {max(sizes) / 1024:.1f} KiB)")
     print_fn(f"  total {len(files)} files, {sum(len(c) for c in files.values()) / 1024 / 1024:.2f} MiB")
     print_fn("time: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.stages.items()))
@@ -190,11 +206,12 @@ def report(files: dict[str, bytes], timings: Timings, changes: list[str], print_
         print_fn("no number quoted in the prose changed since the previous build")
 
 
-def build(docs: Path, catalog: Catalog | None = None, print_fn=print, templates: Path = TEMPLATES) -> dict[str, bytes]:
+def build(docs: Path, catalog: Catalog | None = None, print_fn=print, templates: Path = TEMPLATES,
+          every_configuration: bool = True) -> dict[str, bytes]:
     """Compute everything, then write it under ``docs``; report files, sizes, times and changes."""
     timings = Timings()
     start = time.perf_counter()
-    files, quoted = compute(catalog, timings, templates)
+    files, quoted = compute(catalog, timings, templates, every_configuration)
     previous = docs / PROSE_NUMBERS
     old = json.loads(previous.read_text(encoding="utf-8")) if previous.exists() else {}
     with timings.stage("write"):

@@ -12,6 +12,7 @@ row key to one of:
   {"current": dims}   whether the point is the state along ``dims``
   {"literal": value}  a constant
   {"label": dim}      the page's name for the value of ``dim`` at the point (manifest labels)
+  {"field_label": [dim, name]}   the page's name (labels of ``dim``) for field ``name``'s value
   {"meta": key}       a configuration value (manifest "configuration")
 """
 from __future__ import annotations
@@ -51,6 +52,9 @@ def _resolve(spec: Mapping, coords, point, state, site, meta):
         return value
     if kind == "label":
         return site.labels[value][coords[value]]
+    if kind == "field_label":
+        dim, name = value
+        return site.labels[dim].get(site.stored_value(name, coords), site.stored_value(name, coords))
     if kind == "meta":
         return meta[value]
     raise ValueError(f"unknown row value {spec!r}")
@@ -59,8 +63,7 @@ def _resolve(spec: Mapping, coords, point, state, site, meta):
 def configuration(site) -> dict:
     """What ``{"meta": …}`` values name (the manifest's "configuration")."""
     catalog, base = site.catalog, site.base
-    return {"target": catalog.targets[base.target].label, "gpu": catalog.gpus[base.gpu].label,
-            "output_tokens": base.output_tokens, "engine": catalog.engines[base.engine].label}
+    return {"output_tokens": base.output_tokens, "engine": catalog.engines[base.engine].label}
 
 
 def chart_datasets(name: str, state: Mapping, site, static_rows: Mapping[str, list] | None = None

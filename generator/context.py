@@ -27,6 +27,8 @@ from .essay import ClosedForms, Scope, TemplateBuildError, state_values, wrap
 from .filters import Quantity
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
 from .filters import FILTERS
+from .moe import moe_story
+from .catalog_context import catalog_values
 
 
 def _arch_values(arch) -> dict:
@@ -65,17 +67,20 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     gpu = catalog.gpus[site.base.gpu]
     ctx["target"] = Scope("target", _arch_values(target))
     ctx["gpu"] = Scope("gpu", asdict(gpu))
+    bound = {k: catalog.drafter(k, site.base.target) for k in site.axes["drafter"]}
     ctx["drafters"] = Scope("drafters", {
         k: {"label": d.label, "method": d.kind, "weight_bytes": d.weight_bytes,
             "kv_bytes_per_token": d.kv_bytes_per_token,
             **(_arch_values(d.architecture) if hasattr(d, "architecture") else {"prompt_lookup_max": d.prompt_lookup_max})}
-        for k, d in catalog.drafters.items()
+        for k, d in bound.items()
     })
     ctx["constants"] = Scope("constants", {
         "falling_decay": FALLING_DECAY, "output_tokens": site.base.output_tokens, "grid_states": site_states(site),
         "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
         "sampler_vocabulary_size": len(sampler_demo.rows), "token_row_passes": len(sim["token_row"]),
     })
+    ctx["moe"] = Scope("moe", moe_story(catalog).values)
+    ctx["catalog"] = Scope("catalog", catalog_values(catalog))
     ctx["cf"] = ClosedForms()
     ctx["sampler"] = Scope("sampler", {
         "draws": sampler_demo.draws, "observed_acceptance_rate": sampler_demo.observed_acceptance_rate,
@@ -95,6 +100,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         info = charts[name]
         root = template_context.get("root", "")
         desc = html.escape(info["description"])
+        size = f' width="{info["size"][0]}" height="{info["size"][1]}"' if info.get("size") else ""
         follows = CHARTS[name].ROWS is not None and getattr(CHARTS[name], "FOLLOWS_STATE", True)
         fits = sim["readouts"]["fits_in_memory"]
         fit_note = (
@@ -106,7 +112,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
             f"<figure class=\"spec-figure\" id=\"figure-{name}\">"
             f"<div class=\"spec-chart\" data-chart=\"{name}\" data-spec=\"{root}charts/{name}.vl.json\""
             f"{' data-follows-state' if follows else ''}>"
-            f"<img class=\"spec-chart__static\" src=\"{root}charts/{name}.svg\" alt=\"{desc}\" loading=\"lazy\">"
+            f"<img class=\"spec-chart__static\" src=\"{root}charts/{name}.svg\" alt=\"{desc}\"{size} loading=\"lazy\">"
             f"</div>"
             + fit_note
             + (f"<figcaption>{html.escape(str(caption))}</figcaption>" if caption else "")
@@ -164,14 +170,19 @@ def evidence_context(site) -> dict:
     constants = {name: {"value": value, "source": engine.sources[name], "meaning": ENGINE_CONSTANTS[name],
                         "stderr": fitted["constants"].get(name, {}).get("stderr")}
                  for name, value in engine.constants.items()}
-    typical = site_typical_acceptance(catalog)
-    acceptance = {
-        d: {t: {"basis": e.basis, "alpha": e.alpha, "alpha_on_grid": typical[d][t][0], "acceptance": e.acceptance,
+    def entry(d: str, target: str, t: str, e) -> dict:
+        on_grid = site_typical_acceptance(catalog, target)[d][t][0]
+        return {"drafter": d, "basis": e.basis, "alpha": e.alpha, "alpha_on_grid": on_grid, "acceptance": e.acceptance,
                 "mean_acceptance_length": e.mean_acceptance_length, "measured_gamma": e.measured_gamma,
                 "source": e.source, "label": site.labels["drafter"][d], "task_label": site.labels["task"][t],
-                "dataset": TASKS[t]["dataset"]}
-            for t, e in tasks.items()}
-        for d, tasks in catalog.typical_acceptance.items()}
+                "dataset": TASKS[t]["dataset"], "target_label": site.labels["target"][target]}
+
+    # the essay's target's, by drafter and task; every target's, as rows (the model page)
+    target = site.base.target
+    acceptance = {d: {t: entry(d, target, t, e) for t, e in blocks[target].items()}
+                  for d, blocks in catalog.typical_acceptance.items() if target in blocks}
+    typical_all = [entry(d, tk, t, e) for d, blocks in catalog.typical_acceptance.items()
+                   for tk, tasks in blocks.items() for t, e in tasks.items()]
     # The essay's table: one row per drafter and task, or one row for a drafter assumed to guess
     # the same on every kind of traffic.
     typical_rows = []
@@ -191,6 +202,7 @@ def evidence_context(site) -> dict:
                                    "profiling_context_tokens": profiling_context()}),
         "typical": Scope("typical", acceptance),
         "typical_rows": wrap(typical_rows, "typical_rows"),
+        "typical_all": wrap(typical_all, "typical_all"),
         "validation": Scope("validation", {"rows": [validation_row(r) for r in rows],
                                            "by_id": {r.measurement.id: validation_row(r) for r in rows},
                                            "fitted_count": sum(1 for r in rows if r.point and r.point.fit),

@@ -5,9 +5,12 @@ how it may be shown. ``site_data.py`` lays the files out from it; the build writ
 ``data/manifest.json`` (``manifest_contract``), where the page's data.js reads it; the
 generator's own lookups (``SiteModel.value``) use the same tables. Nothing else lists a field.
 
-Files: a ``core`` file per cost model (what does not depend on the acceptance settings), a
-``shard`` per cost model × acceptance shape × workload × α, and a ``breakdown`` per drafter × γ
-(one step's time by part under every cost model, side by side). A file is a mapping
+Files, under a folder per configuration (GPU, target, tensor-parallel degree): a ``core`` file
+per cost model (what does not depend on the acceptance settings), a ``shard`` per cost model ×
+acceptance shape × workload × α, and a ``breakdown`` per drafter × γ (one step's time by part
+under every cost model, side by side). A configuration's data hold only its own values of the
+drafter (those that serve its target), cost model, acceptance and workload axes (the manifest's
+``configurations``); its tables are indexed by those. A file is a mapping
 {table name: {field: flat list}}; a flat list is row-major over the table's dims, each dim
 indexed by its position in the manifest's axis.
 
@@ -23,7 +26,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .formats import format_value
+import numpy as np
+
+from .formats import FORMATS, format_value
 
 SIG = "sig"
 EXACT = "exact"
@@ -54,11 +59,13 @@ class FieldSpec:
 
 # File kinds: the keys that select a file, and its path under data/ ({key} is the value,
 # {key_index} the position on a numeric axis).
+_CONFIG = ("gpu", "target", "tp")
+_CONFIG_PATH = "{gpu}/{target}/tp{tp}/"
 FILES = {
-    "core": {"by": ("cost_model",), "pattern": "{cost_model}/core.json"},
-    "shard": {"by": ("cost_model", "acceptance", "workload", "alpha"),
-              "pattern": "{cost_model}/shards/{acceptance}-{workload}-a{alpha_index}.json"},
-    "breakdown": {"by": ("drafter", "gamma"), "pattern": "breakdown/{drafter}-g{gamma}.json"},
+    "core": {"by": (*_CONFIG, "cost_model"), "pattern": _CONFIG_PATH + "{cost_model}/core.json"},
+    "shard": {"by": (*_CONFIG, "cost_model", "acceptance", "workload", "alpha"),
+              "pattern": _CONFIG_PATH + "{cost_model}/shards/{acceptance}-{workload}-a{alpha_index}.json"},
+    "breakdown": {"by": (*_CONFIG, "drafter", "gamma"), "pattern": _CONFIG_PATH + "breakdown/{drafter}-g{gamma}.json"},
 }
 
 BCG = ("batch", "context", "gamma")
@@ -78,6 +85,7 @@ TABLES: dict[str, Table] = {
     "closed_form_ceiling": Table("core", ("alpha",)),
     "roof": Table("core", ("roof_point",)),
     "other": Table("core", ()),
+    "configuration": Table("core", ()),
     "plain_measured": Table("core", ("measured_study", "context", "batch")),
     # the decision map: each drafter at its typical acceptance for a task
     "decision": Table("core", ("task", "workload", "batch", "context")),
@@ -153,7 +161,8 @@ FIELDS: dict[str, FieldSpec] = {
     "best_gamma": FieldSpec("best", EXACT, (), "the γ with the highest speedup"),
     "paying_positions": FieldSpec("best", EXACT, (), "best γ if it beats plain decoding, else 0"),
     # the other cost model, and plain decoding as measured
-    "other_cost_model": FieldSpec("other", KEY, (), "the cost model the ladder marks beside this one"),
+    "other_cost_model": FieldSpec("other", KEY, (), "the cost model the ladder marks beside this one ('' if none)"),
+    "extrapolation_note": FieldSpec("configuration", TEXT, (), "how the calibrated model is extrapolated here"),
     "measured_plain_tokens_per_s": FieldSpec("plain_measured", SIG, ("tps",),
                                              "plain decoding as measured (null: not measured there)"),
     "measured_context_tokens": FieldSpec("plain_measured", SIG, ("int",),
@@ -178,6 +187,11 @@ IDEAL_FIELDS = ("draft_memory_time_s", "draft_compute_time_s", "verify_memory_ti
                 "verify_attained_flops_per_s", "roof_intensity", "roof_flops_per_s")
 FIELDS.update({f"ideal_{k}": FieldSpec(FIELDS[k].table, FIELDS[k].rounding, FIELDS[k].formats,
                                        f"{FIELDS[k].about}, in the ideal whole-pass model") for k in IDEAL_FIELDS})
+# Only the ideal model's values of these are shown (the derivation's figures): the data do not
+# carry the picked model's.
+for _k in ("draft_memory_time_s", "draft_compute_time_s", "draft_time_s", "verify_arithmetic_intensity",
+           "verify_attained_flops_per_s", "roof_intensity", "roof_flops_per_s"):
+    del FIELDS[_k]
 
 # The readouts the simulation shows (specmodel's READOUT_KEYS, and the verify pass's time) and the
 # format each is written in unless an element names another (data-fmt).
@@ -260,6 +274,54 @@ def stored(name: str, x) -> object:
     if rounding == BOOL:
         return int(bool(x))
     return x  # TEXT, KEY
+
+
+def stored_many(name: str, values) -> list:
+    """``stored(name, x)`` for every x of ``values`` (any shape, flattened), as a list: the same
+    values, computed with NumPy for the bulk of a data file and with ``stored`` itself for the
+    few it cannot settle (a value near a rounding tie, of its 4 digits or of a format's)."""
+    rounding = FIELDS[name].rounding
+    flat = np.ravel(np.asarray(values, dtype=object) if isinstance(values, str) else values)
+    if rounding == EXACT:
+        return [int(v) for v in np.rint(np.asarray(flat, dtype=float)).astype(np.int64)]
+    if rounding == BOOL:
+        return [int(bool(v)) for v in flat]
+    if rounding != SIG:
+        return [stored(name, v) for v in flat]
+    x = np.asarray(flat, dtype=float)
+    out = np.array(x)
+    settled = np.isfinite(x) & (x != 0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        k = np.floor(np.log10(np.abs(np.where(settled, x, 1.0)))) - (SIGNIFICANT_DIGITS - 1)
+        m = x / 10.0**k
+        d = np.rint(m)
+        # d / 10^n and d·10^n are the doubles nearest the decimal: what float(f"{x:.4g}") gives
+        v = np.where(k < 0, d / 10.0 ** (-k), d * 10.0**k)
+    lo, hi = 10 ** (SIGNIFICANT_DIGITS - 1), 10**SIGNIFICANT_DIGITS - 1
+    settled &= (np.abs(np.abs(m - np.floor(m)) - 0.5) > 1e-6) & (np.abs(d) >= lo) & (np.abs(d) <= hi)
+    for fmt in FIELDS[name].formats:
+        spec = FORMATS[fmt]
+        if "decimals" not in spec or "join" in spec:
+            settled[:] = False
+            continue
+        scale = 10.0 ** spec["decimals"]
+
+        def ticks(a):
+            return a * spec.get("scale", 1) / spec.get("divide", 1) * scale
+
+        tx, tv = ticks(x), ticks(v)
+        settled &= ((np.abs(np.abs(tx - np.floor(tx)) - 0.5) > 1e-6) & (np.abs(np.abs(tv - np.floor(tv)) - 0.5) > 1e-6)
+                    & (np.floor(tx + 0.5) == np.floor(tv + 0.5)))
+    out[settled] = v[settled]
+    result = []
+    for value, ok, raw in zip(out.tolist(), settled.tolist(), flat):
+        if not ok:
+            result.append(stored(name, raw))
+        elif value.is_integer() and abs(value) < 2**53:
+            result.append(int(value))
+        else:
+            result.append(value)
+    return result
 
 
 def _sig_for(name: str, x: float, element: bool = False) -> float | int:

@@ -35,6 +35,10 @@ ESSAY_STATES: dict[str, dict] = {
     "d17": {"drafter": "qwen3-1.7b"},
     "d17a95": {"drafter": "qwen3-1.7b", "alpha": 0.95},
     "d06a95": {"alpha": 0.95},
+    # --- an EAGLE-3 head at its measured chat acceptance (α on the grid; the essay checks it)
+    "eagle": {"drafter": "eagle3", "alpha": 0.65, "gamma": 3},
+    "eagle_busy": {"drafter": "eagle3", "alpha": 0.65, "gamma": 2, "batch": 64},
+    "eagle_b256": {"drafter": "eagle3", "alpha": 0.65, "gamma": 1, "batch": 256, "context": 512},
     # --- long contexts: the draft's own KV cache
     "long4": {"batch": 4, "context": 32768},
     "long_busy": {"batch": 64, "context": 8192},

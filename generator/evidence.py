@@ -37,6 +37,8 @@ class MeasuredPlain:
 
     row_id: str
     study: str
+    gpu: str
+    target: str
     batch: int
     context_tokens: float
     tokens_per_s: float
@@ -55,7 +57,8 @@ def measured_plain_points(catalog: Catalog) -> list[MeasuredPlain]:
         m = rows[point.id]
         batch = batch_of(point, m)
         (step_s,) = measured_values(point, m)
-        out.append(MeasuredPlain(point.id, point.study, batch, point.context_tokens, batch / step_s, m.read_off_plot))
+        out.append(MeasuredPlain(point.id, point.study, point.gpu, point.target, batch, point.context_tokens,
+                                 batch / step_s, m.read_off_plot))
     return out
 
 

@@ -11,9 +11,12 @@ import itertools
 
 import numpy as np
 
-from .axes import state_keys
+from specmodel import default_catalog
+
+from .axes import configurations, manifest_axes, state_keys
+from .jsonfile import dumps
 from .charts import CHARTS
-from .contract import FIELDS, FILES, TABLES, manifest_contract, stored
+from .contract import FIELDS, FILES, TABLES, manifest_contract, stored_many
 from .formats import FORMATS
 from .site_model import SiteModel
 
@@ -30,11 +33,11 @@ def file_path(kind: str, coords: dict, axes: dict) -> str:
 
 
 def _flat(field: str, values: np.ndarray) -> list:
-    return [stored(field, v) for v in np.ravel(np.asarray(values, dtype=object) if isinstance(values, str) else values)]
+    return stored_many(field, values)
 
 
-def data_files(site: SiteModel) -> dict[str, dict]:
-    """Every data file, {path under data/: JSON-able document}; the manifest included."""
+def config_files(site: SiteModel) -> dict[str, dict]:
+    """The data files of the site's configuration, {path under data/: JSON-able document}."""
     files: dict[str, dict] = {}
     for kind, spec in FILES.items():
         tables = [name for name, table in TABLES.items() if table.file == kind]
@@ -45,23 +48,56 @@ def data_files(site: SiteModel) -> dict[str, dict]:
             for table in tables:
                 doc[table] = {field: _flat(field, site.arrays[field][combo])
                               for field, f in FIELDS.items() if f.table == table}
-            files[file_path(kind, coords, site.axes)] = doc
-    files["manifest.json"] = manifest(site)
+            files[file_path(kind, coords, _manifest_axes_cached(site.catalog, site.axes))] = doc
     return files
+
+
+def _manifest_axes_cached(catalog, config_axes: dict) -> dict:
+    # file paths index numeric axes (α) by the manifest's positions, which the page knows
+    return {**config_axes, **{k: v for k, v in manifest_axes(catalog).items() if k in ("alpha",)}}
+
+
+def config_files_for(key: tuple, catalog=None) -> dict[str, bytes]:
+    """One configuration's files as bytes. In a worker process (no catalog given) the built-in
+    catalog is loaded there."""
+    catalog = catalog or default_catalog()
+    config = next(c for c in configurations(catalog) if c.key == key)
+    return {f"data/{path}": dumps(doc) for path, doc in config_files(SiteModel(catalog, config)).items()}
+
+
+def data_files(site: SiteModel, workers: int = 1, every_configuration: bool = True) -> dict[str, bytes]:
+    """Every data file as bytes, {path relative to docs/: bytes}: the default configuration's (from
+    ``site``), every other configuration's (unless ``every_configuration`` is False: a quick build
+    for checks that concern one configuration; in ``workers`` processes when the catalog is the
+    built-in one), and the manifest."""
+    out = {f"data/{path}": dumps(doc) for path, doc in config_files(site).items()}
+    others = [c.key for c in configurations(site.catalog) if c.key != site.config.key] if every_configuration else []
+    if workers > 1 and others and site.catalog is default_catalog():
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for files in pool.imap_unordered(config_files_for, others):
+                out.update(files)
+    else:
+        for key in others:
+            out.update(config_files_for(key, site.catalog))
+    out["data/manifest.json"] = dumps(manifest(site))
+    return out
 
 
 def manifest(site: SiteModel) -> dict:
     catalog, base = site.catalog, site.base
-    target, gpu = catalog.targets[base.target], catalog.gpus[base.gpu]
     return {
         "model_version": VERSION_PLACEHOLDER,
-        "axes": site.axes,
+        "axes": manifest_axes(catalog),
         "state": state_keys(),
         "defaults": site.defaults,
         "labels": site.labels,
         "colours": {"drafter": {k: d.colour for k, d in catalog.drafters.items()}},
-        "configuration": {"target": target.label, "gpu": gpu.label, "output_tokens": base.output_tokens,
-                          "engine": catalog.engines[base.engine].label},
+        "configuration": {"output_tokens": base.output_tokens, "engine": catalog.engines[base.engine].label},
+        # each configuration the site offers, and the state values its data hold
+        "configurations": [{"gpu": c.gpu, "target": c.target, "tp": c.tp, "axes": c.restricted()}
+                           for c in configurations(catalog)],
         "contract": manifest_contract(),
         "formats": FORMATS,
         # the charts whose rows follow the state: how to build them, and their tables' columns

@@ -17,12 +17,13 @@ import numpy as np
 
 from specmodel import Catalog, Triples, evaluate_grid
 from specmodel.breakdown import iteration_breakdown, plain_step_breakdown
+from specmodel.extrapolation import extrapolation_note
 from specmodel.closed_forms import expected_tokens_ceiling, expected_tokens_per_iteration
 from specmodel.vllm import engine_log_counts, format_per_position, speculative_config_flag
 
 from .axes import (
-    TOKEN_ROW_PASSES, axes as site_axes, defaults, labels as site_labels, other_cost_model, site_state,
-    site_typical_acceptance,
+    SITE_COST_MODELS, STATE_AXES, TOKEN_ROW_PASSES, Configuration, axes as site_axes, default_configuration,
+    defaults, labels as site_labels, other_cost_model, site_state, site_typical_acceptance,
 )
 from .contract import FIELDS, FILES, IDEAL_FIELDS, IDEAL_MODEL, TABLES, stored, token_kinds
 from .evidence import measured_plain_points
@@ -96,12 +97,17 @@ def roof_points(peak_flops: float, peak_bytes: float, intensities) -> list[tuple
 class SiteModel:
     """Every field of the contract over the site's grid (unrounded), from one evaluation."""
 
-    def __init__(self, catalog: Catalog):
+    def __init__(self, catalog: Catalog, config: Configuration | None = None):
         self.catalog = catalog
-        self.axes = site_axes(catalog)
+        self.config = config or default_configuration(catalog)
+        self.axes = site_axes(catalog, self.config)
         self.defaults = defaults()
         self.labels = site_labels(catalog)
-        self.base = site_state()
+        drafter = self.defaults["drafter"]
+        self.base = site_state(gpu=self.config.gpu, target=self.config.target, tp=self.config.tp,
+                               drafter=drafter if drafter in self.config.drafters else self.config.drafters[0])
+        # This configuration's own state: where a state of another configuration would be read.
+        self.config_state = {name: getattr(self.base, name) for name in STATE_AXES}
         self.sizes = {k: len(v) for k, v in self.axes.items()}
         self.arrays: dict[str, np.ndarray] = {}
         self._evaluate()
@@ -132,8 +138,8 @@ class SiteModel:
     def _evaluate(self) -> None:
         catalog, ax, base = self.catalog, self.axes, self.base
         target = catalog.targets[base.target]
-        gpu = catalog.gpus[base.gpu]
-        drafters = [catalog.drafters[k] for k in ax["drafter"]]
+        gpu = catalog.gpu_group(base.gpu, base.tp)
+        drafters = [catalog.drafter(k, base.target) for k in ax["drafter"]]
         triples = _triples(ax)
         na, nal, ng = len(ax["acceptance"]), len(ax["alpha"]), len(ax["gamma"])
         g_out = base.output_tokens
@@ -144,7 +150,9 @@ class SiteModel:
             return Named(a.reshape(a.shape[:-1] + (na, nal, ng)), lead + s_dims)
 
         per_cost: dict[str, dict[str, Named]] = {}
-        for cost_name in ax["cost_model"]:
+        # Both cost models are evaluated in every configuration (the ladder's other model, the
+        # ideal figures); the data files hold the configuration's own (ax["cost_model"]).
+        for cost_name in SITE_COST_MODELS:
             cost = catalog.cost_model(cost_name, base.engine)
             r = evaluate_grid(ax["batch"], ax["context"], drafters, triples, target, gpu, g_out, cost)
             f: dict[str, Named] = {}
@@ -179,7 +187,8 @@ class SiteModel:
             self._best_fields(f, ax)
             self._decision_fields(f, ax)
             per_cost[cost_name] = f
-        for cost_name, f in per_cost.items():
+        for cost_name in ax["cost_model"]:
+            f = per_cost[cost_name]
             other = other_cost_model(cost_name)
             f["other_speedup"] = per_cost[other]["speedup"]
             f["other_plain_tokens_per_s"] = per_cost[other]["plain_tokens_per_s"]
@@ -187,10 +196,12 @@ class SiteModel:
             for field in IDEAL_FIELDS:
                 f[f"ideal_{field}"] = per_cost[IDEAL_MODEL][field]
 
-        for field in next(iter(per_cost.values())):
+        first = per_cost[ax["cost_model"][0]]
+        for field in (f for f in first if f in FIELDS):
             self._set(field, Named(np.stack([per_cost[c][field].to(per_cost[c][field].dims, self.sizes)
                                              for c in ax["cost_model"]]),
-                                   ("cost_model",) + per_cost[ax["cost_model"][0]][field].dims))
+                                   ("cost_model",) + first[field].dims))
+        self._set("extrapolation_note", Named(np.array(extrapolation_note(base, self.catalog) or "", dtype=object), ()))
         self._static_fields(target, gpu, drafters, triples)
         self._measured_fields()
         self._breakdown_fields(target, gpu, drafters)
@@ -237,7 +248,7 @@ class SiteModel:
         """The fastest drafter × γ per task, batch and context, each drafter at its own typical
         acceptance for the task (``site_typical_acceptance``)."""
         s = f["speedup"].values  # (w, B, P, D, acc, α, γ)
-        typical = site_typical_acceptance(self.catalog)
+        typical = site_typical_acceptance(self.catalog, self.config.target)
         gammas = np.array(ax["gamma"])
         drafter_keys = np.array(ax["drafter"], dtype=object)
         fits = f["fits_in_memory"].values  # (B, P, D)
@@ -268,6 +279,8 @@ class SiteModel:
         for point in measured_plain_points(self.catalog):
             if point.study not in ax["measured_study"] or point.batch not in ax["batch"]:
                 continue
+            if (point.gpu, point.target, 1) != self.config.key:
+                continue  # measured for another configuration
             nearest = min(ax["context"], key=lambda c: abs(math.log(c / point.context_tokens)))
             i = (ax["measured_study"].index(point.study), ax["context"].index(nearest), ax["batch"].index(point.batch))
             if not math.isnan(tokens[i]):
@@ -332,8 +345,8 @@ class SiteModel:
         self._set("position_acceptance", Named(positions, ("acceptance", "alpha", "position")))
         self._set("draft_weight_bytes", Named(np.array([d.weight_bytes for d in drafters]), ("drafter",)))
         self._set("draft_kv_bytes_per_token", Named(np.array([d.kv_bytes_per_token for d in drafters]), ("drafter",)))
-        flags = np.array([[speculative_config_flag(site_state(drafter=d.key, gamma=int(g)), self.catalog) for g in gammas]
-                          for d in drafters], dtype=object)
+        flags = np.array([[speculative_config_flag(self.base.replace(drafter=d.key, gamma=int(g)), self.catalog)
+                           for g in gammas] for d in drafters], dtype=object)
         self._set("speculative_config", Named(flags, ("drafter", "gamma")))
         self._set("target_weight_bytes", Named(np.array(target.weight_bytes), ()))
         self._set("target_kv_bytes_per_token", Named(np.array(target.kv_bytes_per_token), ()))

@@ -1,7 +1,13 @@
 """Decoder-only transformer architectures, sized from their Hugging Face ``config.json`` fields.
 
 Parameter counts, weight bytes and KV-cache bytes per token are derived from the config fields
-here, never typed in, so a new model is one config entry.
+here, never typed in, so a new model is one config entry. Three shapes share the class: a dense
+decoder (Qwen3, Llama), a mixture-of-experts decoder (``num_experts`` > 0: every layer's MLP is
+``num_experts`` SwiGLU experts of width ``moe_intermediate_size``, ``num_experts_per_tok`` of them
+per token, as Qwen3-MoE), and an EAGLE-3 draft head (``eagle3_target_hidden_size`` > 0: one
+decoder layer whose q/k/v read 2·h, an fc layer fusing three of the target's hidden states, its
+own lm_head over a reduced draft vocabulary, and the target's embedding, shared; Li et al. 2025,
+arXiv 2503.01840, and vLLM's ``llama_eagle3.py``).
 """
 from __future__ import annotations
 
@@ -15,12 +21,16 @@ BF16_BYTES = 2  # bytes per weight and per cached K/V element in bf16
 
 @dataclass(frozen=True)
 class Architecture:
-    """A Qwen3-style decoder (GQA attention with q/k RMSNorm, SwiGLU MLP, no biases).
+    """A decoder with GQA attention (q/k RMSNorm when ``qk_norm``, as Qwen3; none, as Llama),
+    SwiGLU MLPs and no biases.
 
     Field names are the Hugging Face ``config.json`` keys (``hidden_size`` = h,
     ``intermediate_size`` = I, ``num_hidden_layers`` = L, ``num_attention_heads`` = n_q,
-    ``num_key_value_heads`` = n_kv, ``head_dim`` = d, ``vocab_size`` = V), plus ``key`` (CLI
-    name), ``label`` and ``hf_id`` (the repository id vLLM's ``--speculative-config`` takes).
+    ``num_key_value_heads`` = n_kv, ``head_dim`` = d, ``vocab_size`` = V — the draft vocabulary
+    for an EAGLE-3 head —, ``num_experts`` = E, ``num_experts_per_tok`` = k,
+    ``moe_intermediate_size`` = I_e), plus ``key`` (CLI name), ``label``, ``hf_id`` (the
+    repository id vLLM's ``--speculative-config`` takes) and ``eagle3_target_hidden_size``
+    (the target's h, for a head).
 
     Raises ModelInputError naming ``model[<key>].<field>`` for a missing, mistyped or
     non-positive size, or KV heads that do not divide the query heads.
@@ -37,9 +47,21 @@ class Architecture:
     head_dim: int
     vocab_size: int
     tie_word_embeddings: bool
+    qk_norm: bool = True
+    num_experts: int = 0
+    num_experts_per_tok: int = 0
+    moe_intermediate_size: int = 0
+    eagle3_target_hidden_size: int = 0
 
     def __post_init__(self) -> None:
         check_fields(self, "model")
+        if self.num_experts and not (self.num_experts_per_tok and self.moe_intermediate_size):
+            raise ModelInputError(f"model[{self.key}].num_experts_per_tok", "missing for a mixture of experts",
+                                  "num_experts_per_tok and moe_intermediate_size with num_experts")
+        if self.num_experts_per_tok > self.num_experts:
+            raise ModelInputError(f"model[{self.key}].num_experts_per_tok",
+                                  f"{self.num_experts_per_tok} is more than num_experts={self.num_experts}",
+                                  "at most num_experts")
         if self.num_attention_heads % self.num_key_value_heads:
             raise ModelInputError(
                 f"model[{self.key}].num_key_value_heads",
@@ -53,25 +75,80 @@ class Architecture:
         return from_dict(cls, "model", key, entry)
 
     @property
+    def is_moe(self) -> bool:
+        return self.num_experts > 0
+
+    @property
+    def is_eagle3_head(self) -> bool:
+        return self.eagle3_target_hidden_size > 0
+
+    def _attention_params(self) -> int:
+        h, d = self.hidden_size, self.head_dim
+        q_in = self.qkv_input_size
+        return (q_in * self.num_attention_heads * d + 2 * q_in * self.num_key_value_heads * d
+                + self.num_attention_heads * d * h)
+
+    def _expert_params(self) -> int:
+        """One expert's SwiGLU weights (gate, up, down)."""
+        return 3 * self.hidden_size * self.moe_intermediate_size
+
+    def _norm_params(self) -> int:
+        # the layer's RMSNorms (an EAGLE-3 head also normalises the fused hidden state), q/k norms
+        norms = (3 if self.is_eagle3_head else 2) * self.hidden_size
+        return norms + (2 * self.head_dim if self.qk_norm else 0)
+
+    def _layer_params(self, experts_per_token: int | None = None) -> int:
+        """One layer's parameters; with ``experts_per_token``, only that many experts (active)."""
+        h = self.hidden_size
+        if self.is_moe:
+            n = self.num_experts if experts_per_token is None else experts_per_token
+            mlp = h * self.num_experts + n * self._expert_params()  # router, experts
+        else:
+            mlp = 3 * h * self.intermediate_size
+        return self._attention_params() + mlp + self._norm_params()
+
+    def _outside_layers(self) -> int:
+        """Embedding (and untied head), final norm; a head: fc and its own lm_head, no embedding."""
+        h = self.hidden_size
+        if self.is_eagle3_head:
+            return 3 * self.eagle3_target_hidden_size * h + h * self.vocab_size + h
+        return self.vocab_size * h * (1 if self.tie_word_embeddings else 2) + h
+
+    @property
     def params(self) -> int:
         """Parameter count.
 
-        L·(h·n_q·d + 2·h·n_kv·d + n_q·d·h + 3·h·I + 2·h + 2·d) + V·h·(1 if tied else 2) + h:
-        q, k, v, o projections, SwiGLU MLP (gate, up, down), the two RMSNorms and the q/k norms of
-        each layer, the embedding (and untied LM head), the final norm; Qwen3 has no biases.
-        Qwen3-8B gives 8,190,735,360 (docs/model.md cites the configs).
+        Per layer: q, k, v, o projections (h·n_q·d + 2·h·n_kv·d + n_q·d·h; an EAGLE-3 head's q,
+        k, v read 2·h), the MLP (3·h·I; a mixture of experts: a router h·E and E experts of
+        3·h·I_e), two RMSNorms (three in a head) and the q/k norms (2·d, Qwen3). Then the
+        embedding and the untied LM head (V·h each, one when tied) and the final norm; a head has
+        an fc (3·h_target·h) and its lm_head over the draft vocabulary instead, and shares the
+        target's embedding. No biases. Qwen3-8B: 8,190,735,360; Qwen3-30B-A3B: 30,532,122,624;
+        Llama-3.1-8B: 8,030,261,248 (tests/test_catalog.py, against the model cards).
         """
-        h, d = self.hidden_size, self.head_dim
-        per_layer = (
-            h * self.num_attention_heads * d
-            + 2 * h * self.num_key_value_heads * d
-            + self.num_attention_heads * d * h
-            + 3 * h * self.intermediate_size
-            + 2 * h
-            + 2 * d
-        )
-        embeddings = self.vocab_size * h * (1 if self.tie_word_embeddings else 2)
-        return self.num_hidden_layers * per_layer + embeddings + h
+        return self.num_hidden_layers * self._layer_params() + self._outside_layers()
+
+    @property
+    def active_params(self) -> int:
+        """Parameters one token's forward pass multiplies by: all of a dense model's; for a
+        mixture of experts, the router and only k experts per layer (Qwen3-30B-A3B: 3.35 B)."""
+        if not self.is_moe:
+            return self.params
+        return self.num_hidden_layers * self._layer_params(self.num_experts_per_tok) + self._outside_layers()
+
+    def expected_experts_touched(self, tokens):
+        """Expected distinct experts one layer's router sends ``tokens`` tokens to: each token
+        picks k of E experts, uniformly (the stated assumption; real routers are skewed, which
+        touches fewer), so an expert is missed by all with probability (1 − k/E)^T:
+
+            E[distinct] = E · (1 − (1 − k/E)^T)
+
+        tests/test_catalog.py checks it against a Monte Carlo simulation of top-k routing."""
+        import numpy as np
+
+        t = np.asarray(tokens, dtype=float)
+        e, k = self.num_experts, self.num_experts_per_tok
+        return e * (1.0 - (1.0 - k / e) ** t)
 
     @property
     def weight_bytes(self) -> int:
@@ -79,9 +156,20 @@ class Architecture:
         return BF16_BYTES * self.params
 
     @property
+    def qkv_input_size(self) -> int:
+        """What the q/k/v projections read: h, or 2·h in an EAGLE-3 head (the token's embedding
+        beside the fused hidden state)."""
+        return 2 * self.hidden_size if self.is_eagle3_head else self.hidden_size
+
+    @property
     def kv_bytes_per_token(self) -> int:
         """KV-cache bytes per cached token: 2 (K and V) · L · n_kv · d · 2 bytes (bf16)."""
         return 2 * self.num_hidden_layers * self.num_key_value_heads * self.head_dim * BF16_BYTES
+
+    @property
+    def experts_bytes_per_layer(self) -> int:
+        """Bytes of one expert's weights (bf16): what each distinct expert a pass touches reads."""
+        return BF16_BYTES * sum(i * o for _, i, o in self.expert_gemms)
 
     @property
     def attention_flops_per_cached_token(self) -> int:
@@ -100,12 +188,27 @@ class Architecture:
         """
         h, d, i = self.hidden_size, self.head_dim, self.intermediate_size
         qkv = (self.num_attention_heads + 2 * self.num_key_value_heads) * d
-        return (
-            ("projections", h, qkv),
-            ("projections", self.num_attention_heads * d, h),
-            ("mlp", h, 2 * i),
-            ("mlp", i, h),
-        )
+        attention = (("projections", self.qkv_input_size, qkv), ("projections", self.num_attention_heads * d, h))
+        if self.is_moe:  # the router; the experts are expert_gemms
+            return attention + (("router", h, self.num_experts),)
+        return attention + (("mlp", h, 2 * i), ("mlp", i, h))
+
+    @property
+    def expert_gemms(self) -> tuple[tuple[str, int, int], ...]:
+        """One expert's matrix multiplications (gate and up fused, then down); none when dense."""
+        if not self.is_moe:
+            return ()
+        h, i = self.hidden_size, self.moe_intermediate_size
+        return (("experts", h, 2 * i), ("experts", i, h))
+
+    @property
+    def pass_gemms(self) -> tuple[tuple[str, int, int], ...]:
+        """The matrix multiplications once per pass: the output head, and a head's fc (which
+        fuses three of the target's hidden states, 3·h_target → h)."""
+        head = (("output head", *self.lm_head_shape),)
+        if self.is_eagle3_head:
+            return (("fc", 3 * self.eagle3_target_hidden_size, self.hidden_size),) + head
+        return head
 
     @property
     def gemm_weight_bytes(self) -> int:
@@ -113,8 +216,8 @@ class Architecture:
         GEMMs and the output head (bf16). The embedding table is gathered, not streamed: an untied
         model's pass reads fewer bytes than its weights (per_kernel.py)."""
         per_layer = sum(i * o for _, i, o in self.layer_gemms)
-        head_in, head_out = self.lm_head_shape
-        return BF16_BYTES * (self.num_hidden_layers * per_layer + head_in * head_out)
+        per_layer += self.num_experts * sum(i * o for _, i, o in self.expert_gemms)
+        return BF16_BYTES * (self.num_hidden_layers * per_layer + sum(i * o for _, i, o in self.pass_gemms))
 
     @property
     def lm_head_shape(self) -> tuple[int, int]:

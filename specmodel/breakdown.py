@@ -36,6 +36,7 @@ STEP_PARTS = (
     "target_weights_at_bandwidth",
     "target_weights_at_flop_rate",
     "target_attention",
+    "target_allreduce",
     "target_launch_floor",
     "step_overhead",
 )
@@ -49,6 +50,7 @@ PART_LABELS = {
     "target_weights_at_bandwidth": "target pass: weight matmuls at bandwidth",
     "target_weights_at_flop_rate": "target pass: weight matmuls at FLOP rate",
     "target_attention": "target pass: attention over the KV cache",
+    "target_allreduce": "target pass: all-reduces between tensor-parallel GPUs",
     "target_launch_floor": "target pass: launch floor",
     "step_overhead": "engine step overhead (scheduling, sampling)",
 }

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .architecture import Architecture
 from .calibration.fitted import FITTED
+from .calibration.fixed import FIXED_CONSTANTS
 from .costs import CALIBRATED, ENGINE_CONSTANTS, CostModel, cost_model
 from .drafters import KINDS, Drafter
 from .engines import Engine
@@ -22,51 +23,205 @@ from .fields import FIELDS
 from .hardware import GPU
 from .typical_acceptance import TYPICAL_ACCEPTANCE_ENTRIES, TypicalAcceptance, load_typical_acceptance
 
-# NVIDIA H100 SXM5 datasheet: 3.35 TB/s HBM3, 989 TFLOP/s dense bf16 (1979 with sparsity), 80 GB.
-# η_mem and η_flop are the ideal models' constants, fitted to the seed essay: the only pair that
-# reproduces all nine single-pass figures it quotes (docs: "The model").
+# Datasheet figures: dense bf16 tensor FLOP/s (the datasheets print the sparse figure, twice
+# this), HBM bandwidth and capacity, and the bandwidth one GPU has to the others for tensor
+# parallelism, one direction. η_mem and η_flop are the ideal models' constants, fitted to the seed
+# essay on the H100 (the only pair that reproduces its nine single-pass figures; docs: "The model")
+# and carried over to the other GPUs unchanged.
+_IDEAL = {"memory_efficiency": 0.80, "compute_efficiency": 0.75}
 GPU_ENTRIES: dict[str, dict] = {
     "h100-sxm": {
         "label": "H100 SXM",
-        "source": "NVIDIA H100 Tensor Core GPU datasheet (SXM5): 3.35 TB/s, 989 TFLOP/s dense BF16, 80 GB",
+        "source": "NVIDIA H100 Tensor Core GPU datasheet (SXM5): 3.35 TB/s HBM3, 989 TFLOP/s dense BF16 (1,979 with "
+                  "sparsity), 80 GB; NVLink 4 900 GB/s, 450 GB/s each way",
         "peak_memory_bandwidth_bytes_per_s": 3.35e12,
         "peak_flops_per_s": 989e12,
         "memory_capacity_bytes": 80e9,
-        "memory_efficiency": 0.80,
-        "compute_efficiency": 0.75,
+        "interconnect_bytes_per_s": 450e9,
+        **_IDEAL,
+    },
+    "h200": {
+        "label": "H200 SXM",
+        "source": "NVIDIA H200 datasheet: 4.8 TB/s HBM3e, 141 GB; the H100's GH100 die, 989 TFLOP/s dense BF16 (1,979 "
+                  "with sparsity); NVLink 4 900 GB/s, 450 GB/s each way",
+        "peak_memory_bandwidth_bytes_per_s": 4.8e12,
+        "peak_flops_per_s": 989e12,
+        "memory_capacity_bytes": 141e9,
+        "interconnect_bytes_per_s": 450e9,
+        **_IDEAL,
+    },
+    "b200": {
+        "label": "B200 (HGX)",
+        "source": "NVIDIA HGX B200 (1,000 W): 36 PFLOP/s BF16 with sparsity for 8 GPUs, so 2,250 TFLOP/s dense per GPU; "
+                  "DGX B200 64 TB/s and 1,440 GB for 8 GPUs, so 8 TB/s and 180 GB each; NVLink 5 1.8 TB/s, 900 GB/s "
+                  "each way",
+        "peak_memory_bandwidth_bytes_per_s": 8.0e12,
+        "peak_flops_per_s": 2250e12,
+        "memory_capacity_bytes": 180e9,
+        "interconnect_bytes_per_s": 900e9,
+        **_IDEAL,
+    },
+    "a100-sxm": {
+        "label": "A100 SXM 80 GB",
+        "source": "NVIDIA A100 datasheet (SXM4 80 GB): 2,039 GB/s HBM2e, 312 TFLOP/s dense BF16 (624 with sparsity); "
+                  "NVLink 3 600 GB/s, 300 GB/s each way",
+        "peak_memory_bandwidth_bytes_per_s": 2.039e12,
+        "peak_flops_per_s": 312e12,
+        "memory_capacity_bytes": 80e9,
+        "interconnect_bytes_per_s": 300e9,
+        **_IDEAL,
+    },
+    "l40s": {
+        "label": "L40S",
+        "source": "NVIDIA L40S datasheet: 864 GB/s GDDR6, 362.05 TFLOP/s dense BF16 (733 with sparsity), 48 GB; no "
+                  "NVLink: PCIe Gen4 x16, 64 GB/s both ways, 32 GB/s each way",
+        "peak_memory_bandwidth_bytes_per_s": 864e9,
+        "peak_flops_per_s": 362.05e12,
+        "memory_capacity_bytes": 48e9,
+        "interconnect_bytes_per_s": 32e9,
+        **_IDEAL,
+    },
+    "mi300x": {
+        "label": "MI300X",
+        "source": "AMD Instinct MI300 microarchitecture (ROCm docs): 1,307.4 TFLOP/s dense BF16, 5.3 TB/s; AMD "
+                  "MI300X: 192 GB HBM3; Infinity Fabric: 7 links to the other GPUs of an 8-GPU node, 64 GB/s each "
+                  "way each, 448 GB/s in all",
+        "peak_memory_bandwidth_bytes_per_s": 5.3e12,
+        "peak_flops_per_s": 1307.4e12,
+        "memory_capacity_bytes": 192e9,
+        "interconnect_bytes_per_s": 448e9,
+        **_IDEAL,
     },
 }
 
-# Hugging Face config.json of Qwen/Qwen3-8B, Qwen/Qwen3-0.6B, Qwen/Qwen3-1.7B.
+# Hugging Face config.json fields (the sources are each entry's hf_id; docs "The model" lists
+# them). Qwen3: q/k RMSNorm; Llama: none. EAGLE-3 heads: the heads' training configs (AngelSlim's
+# for Qwen3, SafeAILab/EAGLE's for Llama), their draft vocabulary as vocab_size.
+_QWEN3_VOCAB, _LLAMA_VOCAB = 151936, 128256
+_LLAMA = {"qk_norm": False, "vocab_size": _LLAMA_VOCAB}
 MODEL_ENTRIES: dict[str, dict] = {
     "qwen3-8b": {
         "label": "Qwen3-8B", "hf_id": "Qwen/Qwen3-8B",
         "hidden_size": 4096, "intermediate_size": 12288, "num_hidden_layers": 36,
         "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
-        "vocab_size": 151936, "tie_word_embeddings": False,
+        "vocab_size": _QWEN3_VOCAB, "tie_word_embeddings": False,
     },
+    "qwen3-14b": {
+        "label": "Qwen3-14B", "hf_id": "Qwen/Qwen3-14B",
+        "hidden_size": 5120, "intermediate_size": 17408, "num_hidden_layers": 40,
+        "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128,
+        "vocab_size": _QWEN3_VOCAB, "tie_word_embeddings": False,
+    },
+    "qwen3-32b": {
+        "label": "Qwen3-32B", "hf_id": "Qwen/Qwen3-32B",
+        "hidden_size": 5120, "intermediate_size": 25600, "num_hidden_layers": 64,
+        "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 128,
+        "vocab_size": _QWEN3_VOCAB, "tie_word_embeddings": False,
+    },
+    "qwen3-30b-a3b": {
+        "label": "Qwen3-30B-A3B", "hf_id": "Qwen/Qwen3-30B-A3B",
+        "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 48,
+        "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128,
+        "vocab_size": _QWEN3_VOCAB, "tie_word_embeddings": False,
+        "num_experts": 128, "num_experts_per_tok": 8, "moe_intermediate_size": 768,
+    },
+    "llama-3.1-8b-instruct": {
+        "label": "Llama-3.1-8B-Instruct", "hf_id": "meta-llama/Llama-3.1-8B-Instruct",
+        "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+        "tie_word_embeddings": False, **_LLAMA,
+    },
+    "llama-3.3-70b-instruct": {
+        "label": "Llama-3.3-70B-Instruct", "hf_id": "meta-llama/Llama-3.3-70B-Instruct",
+        "hidden_size": 8192, "intermediate_size": 28672, "num_hidden_layers": 80,
+        "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 128,
+        "tie_word_embeddings": False, **_LLAMA,
+    },
+    # draft models
     "qwen3-0.6b": {
         "label": "Qwen3-0.6B", "hf_id": "Qwen/Qwen3-0.6B",
         "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 28,
         "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
-        "vocab_size": 151936, "tie_word_embeddings": True,
+        "vocab_size": _QWEN3_VOCAB, "tie_word_embeddings": True,
     },
     "qwen3-1.7b": {
         "label": "Qwen3-1.7B", "hf_id": "Qwen/Qwen3-1.7B",
         "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 28,
         "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
-        "vocab_size": 151936, "tie_word_embeddings": True,
+        "vocab_size": _QWEN3_VOCAB, "tie_word_embeddings": True,
+    },
+    "qwen3-4b": {
+        "label": "Qwen3-4B", "hf_id": "Qwen/Qwen3-4B",
+        "hidden_size": 2560, "intermediate_size": 9728, "num_hidden_layers": 36,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+        "vocab_size": _QWEN3_VOCAB, "tie_word_embeddings": True,
+    },
+    "llama-3.2-1b-instruct": {
+        "label": "Llama-3.2-1B-Instruct", "hf_id": "meta-llama/Llama-3.2-1B-Instruct",
+        "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64,
+        "tie_word_embeddings": True, **_LLAMA,
+    },
+    # EAGLE-3 heads: one layer, draft vocabulary 32,000, q/k/v read 2·h
+    "eagle3-qwen3-8b": {
+        "label": "EAGLE-3 head for Qwen3-8B", "hf_id": "AngelSlim/Qwen3-8B_eagle3",
+        "hidden_size": 4096, "intermediate_size": 12288, "num_hidden_layers": 1,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+        "vocab_size": 32000, "tie_word_embeddings": False, "qk_norm": False, "eagle3_target_hidden_size": 4096,
+    },
+    "eagle3-qwen3-14b": {
+        "label": "EAGLE-3 head for Qwen3-14B", "hf_id": "AngelSlim/Qwen3-14B_eagle3",
+        "hidden_size": 5120, "intermediate_size": 17408, "num_hidden_layers": 1,
+        "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128,
+        "vocab_size": 32000, "tie_word_embeddings": False, "qk_norm": False, "eagle3_target_hidden_size": 5120,
+    },
+    "eagle3-qwen3-32b": {
+        "label": "EAGLE-3 head for Qwen3-32B", "hf_id": "AngelSlim/Qwen3-32B_eagle3",
+        "hidden_size": 5120, "intermediate_size": 25600, "num_hidden_layers": 1,
+        "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 128,
+        "vocab_size": 32000, "tie_word_embeddings": False, "qk_norm": False, "eagle3_target_hidden_size": 5120,
+    },
+    "eagle3-qwen3-30b-a3b": {
+        "label": "EAGLE-3 head for Qwen3-30B-A3B", "hf_id": "AngelSlim/Qwen3-a3B_eagle3",
+        "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 1,
+        "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128,
+        "vocab_size": 32000, "tie_word_embeddings": False, "qk_norm": False, "eagle3_target_hidden_size": 2048,
+    },
+    "eagle3-llama-3.1-8b-instruct": {
+        "label": "EAGLE-3 head for Llama-3.1-8B-Instruct", "hf_id": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+        "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 1,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+        "vocab_size": 32000, "tie_word_embeddings": False, "qk_norm": False, "eagle3_target_hidden_size": 4096,
+    },
+    "eagle3-llama-3.3-70b-instruct": {
+        # SpecForge's training config for Llama-3 70B heads (sgl-project/SpecForge
+        # configs/llama3-70B-ealge3.json), which LMSYS's head was trained from; the EAGLE authors'
+        # own 70B head is narrower than its target, but its config was not available.
+        "label": "EAGLE-3 head for Llama-3.3-70B-Instruct", "hf_id": "lmsys/SGLang-EAGLE3-Llama-3.3-70B-Instruct-SpecForge",
+        "hidden_size": 8192, "intermediate_size": 28672, "num_hidden_layers": 1,
+        "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 128,
+        "vocab_size": 32000, "tie_word_embeddings": False, "qk_norm": False, "eagle3_target_hidden_size": 8192,
     },
 }
 
-TARGET_KEYS = ("qwen3-8b",)
+TARGET_KEYS = ("qwen3-8b", "qwen3-14b", "qwen3-32b", "qwen3-30b-a3b", "llama-3.1-8b-instruct",
+               "llama-3.3-70b-instruct")
 # Order matters: it is the drafter axis of the site's grid. Colours are the page's, dark enough
-# to carry white text (≥ 4.3:1).
+# to carry white text (≥ 4.3:1). A draft model drafts for every target of its vocabulary that is
+# larger than it; an EAGLE-3 head for its own target only; prompt lookup for any.
 DRAFTER_ENTRIES: dict[str, dict] = {
     "qwen3-0.6b": {"kind": "draft_model", "label": "Qwen3-0.6B draft model", "colour": "#3B6FB6",
                    "model": "qwen3-0.6b"},
     "qwen3-1.7b": {"kind": "draft_model", "label": "Qwen3-1.7B draft model", "colour": "#7B5AA6",
                    "model": "qwen3-1.7b"},
+    "qwen3-4b": {"kind": "draft_model", "label": "Qwen3-4B draft model", "colour": "#8A3F7E", "model": "qwen3-4b"},
+    "llama-3.2-1b": {"kind": "draft_model", "label": "Llama-3.2-1B draft model", "colour": "#3B6FB6",
+                     "model": "llama-3.2-1b-instruct"},
+    "eagle3": {"kind": "eagle3", "label": "EAGLE-3 head", "colour": "#A34A00",
+               "heads": {"qwen3-8b": "eagle3-qwen3-8b", "qwen3-14b": "eagle3-qwen3-14b",
+                         "qwen3-32b": "eagle3-qwen3-32b", "qwen3-30b-a3b": "eagle3-qwen3-30b-a3b",
+                         "llama-3.1-8b-instruct": "eagle3-llama-3.1-8b-instruct",
+                         "llama-3.3-70b-instruct": "eagle3-llama-3.3-70b-instruct"}},
     # vLLM's default prompt_lookup_max is 5 in some versions; 4 is what the essay's config shows.
     "ngram": {"kind": "ngram", "label": "n-gram prompt lookup", "colour": "#17877D", "prompt_lookup_max": 4},
 }
@@ -80,14 +235,6 @@ def _fitted(engine: str, name: str) -> dict:
     return {"value": value["value"], "source": f"fitted: {f['summary']} ({error})"}
 
 
-_FIXED_SOURCES = {
-    "verify_outside_graph_layer_s": "vLLM captures the verify pass in (piecewise) CUDA graphs, as it does plain "
-                                    "decoding (vllm/v1/worker/gpu_model_runner.py)",
-    "pass_launch_s": "not fitted: while every drafter on the launch floor has 28 layers, the data fix only "
-                     "28·layer_launch_s + pass_launch_s, so the per-pass part is folded into the per-layer cost",
-}
-
-
 def default_engine_entries() -> dict[str, dict]:
     """The engine presets, from the fitted constants (``calibration/fitted.py``) and the fixed ones.
 
@@ -95,8 +242,8 @@ def default_engine_entries() -> dict[str, dict]:
     stored constants are incomplete or malformed.
     """
     def vllm() -> dict:  # a fresh copy per engine: entries are edited one at a time
-        return {name: {"value": v["value"], "source": _FIXED_SOURCES[name]} if name in _FIXED_SOURCES
-                else _fitted("vllm", name) for name, v in FITTED["vllm"]["constants"].items()}
+        return {name: dict(FIXED_CONSTANTS[name]) if name in FIXED_CONSTANTS else _fitted("vllm", name)
+                for name in ENGINE_CONSTANTS}
 
     return {
         "vllm": {
@@ -141,16 +288,33 @@ class Catalog:
     models: dict[str, Architecture]
     drafters: dict[str, Drafter]
     engines: dict[str, Engine]
-    typical_acceptance: dict[str, dict[str, TypicalAcceptance]]
+    typical_acceptance: dict[str, dict[str, dict[str, TypicalAcceptance]]]
 
     def section(self, name: str) -> dict:
         return getattr(self, name)
 
     def check_state(self, state) -> None:
-        """Raise ModelInputError unless every catalog key of ``state`` is in this catalog."""
+        """Raise ModelInputError unless every catalog key of ``state`` is in this catalog and
+        its drafter drafts for its target."""
         for name, f in FIELDS.items():
             if f.section:
                 f.check(getattr(state, name), list(self.section(f.section)))
+        if state.drafter not in self.drafters_for(state.target):
+            raise ModelInputError("drafter", f"{state.drafter} does not draft for {state.target}",
+                                  ", ".join(self.drafters_for(state.target)))
+
+    def drafter(self, key: str, target: str) -> Drafter:
+        """Drafter ``key`` as it drafts for target ``target`` (an EAGLE-3 head: that target's).
+        ModelInputError if it cannot."""
+        return self.drafters[key].for_target(self.targets[target])
+
+    def drafters_for(self, target: str) -> list[str]:
+        """The keys of the drafters that serve ``target``, in catalog order."""
+        return [k for k, d in self.drafters.items() if d.serves(self.targets[target])]
+
+    def gpu_group(self, gpu: str, tensor_parallel: int):
+        """``tensor_parallel`` GPUs ``gpu`` serving one model (``GPU.group``)."""
+        return self.gpus[gpu].group(tensor_parallel)
 
     def cost_model(self, name: str, engine: str) -> CostModel:
         """The cost model ``name``; the calibrated one with the constants of ``engine``."""
@@ -177,6 +341,14 @@ def _drafter(key: str, entry: dict, models: dict) -> Drafter:
         if model_key not in models:
             raise ModelInputError(f"drafter[{key}].model", f"unknown model {model_key!r}", ", ".join(models))
         fields["architecture"] = models[model_key]
+    if "heads" in fields:
+        heads = fields["heads"]
+        if not isinstance(heads, dict):
+            raise ModelInputError(f"drafter[{key}].heads", f"got {heads!r}", "a mapping of target key → head model key")
+        for target, model_key in heads.items():
+            if model_key not in models:
+                raise ModelInputError(f"drafter[{key}].heads[{target}]", f"unknown model {model_key!r}", ", ".join(models))
+        fields["heads"] = {target: models[model_key] for target, model_key in heads.items()}
     return cls(key=key, **fields)
 
 
@@ -203,7 +375,7 @@ def load_catalog(
             raise ModelInputError(f"target[{k}]", "not a model of the catalog", ", ".join(models))
     drafters = {k: _drafter(k, v, models) for k, v in drafter_entries.items()}
     engines = {k: Engine.from_entry(k, v) for k, v in engine_entries.items()}
-    typical = load_typical_acceptance(typical_acceptance_entries, drafters)
+    typical = load_typical_acceptance(typical_acceptance_entries, drafters, {k: models[k] for k in target_keys})
     return Catalog(gpus=gpus, targets={k: models[k] for k in target_keys}, models=models,
                    drafters=drafters, engines=engines, typical_acceptance=typical)
 

@@ -1,4 +1,4 @@
-"""Command line: ``specmodel evaluate | vllm-log | sweep | claims | calibrate | validate``.
+"""Command line: ``specmodel evaluate | vllm-log | sweep | catalog | claims | calibrate | validate``.
 
 The only module of the package that does I/O. Options come from ``fields.FIELDS``. Bad input
 exits with status 2 and one line that names the option and what it accepts; never a traceback,
@@ -18,9 +18,11 @@ from .calibration import fit as fitting
 from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_measurements
 from .calibration.validate import UNKNOWN_CONTEXT_RANGE, summary, validate
 from .catalog import Catalog, default_catalog, load_catalog
+from .catalog_text import catalog_text
 from .claims import evaluate_claims
 from .costs import COST_MODELS
 from .errors import ModelInputError
+from .extrapolation import extrapolation_note
 from .fields import FIELDS
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
@@ -59,8 +61,17 @@ def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> Non
     for name, f in FIELDS.items():
         names = _names(f, catalog)
         choices = f" ({', '.join(names or f.choices)})" if (names or f.choices) else ""
-        parser.add_argument(f.option, dest=name, type=_option(f, catalog), default=f.default,
-                            help=f"{f.help}{choices}; default {f.default}")
+        # The drafter's default depends on the target: the default drafter if it drafts for it,
+        # else the first of the target's family (_state).
+        # α's default is the drafter's typical acceptance on chat for the target (measured where
+        # published, else assumed; the table says which).
+        default = None if name in ("drafter", "alpha") else f.default
+        note = {"drafter": f"{f.default}, or the first drafter for the target",
+                "alpha": "the drafter's typical α on chat for the target (see `specmodel catalog`)"}.get(name, f.default)
+        parser.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
+                            help=f"{f.help}{choices}; default {note}")
+    parser.add_argument("--ignore-memory", action="store_true",
+                        help="price a state even when its weights and KV caches do not fit in the GPUs")
 
 
 def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
@@ -70,13 +81,45 @@ def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
                             help=f"{f.help}: one value, a {how} (default {f.default})")
 
 
-def _state(args: argparse.Namespace) -> State:
-    return State(**{name: getattr(args, name) for name in FIELDS})
+def _state(args: argparse.Namespace, catalog: Catalog) -> State:
+    values = {name: getattr(args, name) for name in FIELDS}
+    if values["drafter"] is None:
+        serving = catalog.drafters_for(values["target"])
+        default = FIELDS["drafter"].default
+        values["drafter"] = default if default in serving else serving[0]
+    if values["alpha"] is None:
+        values["alpha"] = _typical_chat(values["drafter"], values["target"], catalog).alpha
+    return State(**values)
 
 
-def _table(state: State, catalog: Catalog) -> str:
-    r = evaluate(state, catalog=catalog)
-    capacity = catalog.gpus[state.gpu].memory_capacity_bytes
+def _typical_chat(drafter: str, target: str, catalog: Catalog):
+    catalog.check_state(State(drafter=drafter, target=target))  # one line if the drafter cannot draft for it
+    return catalog.typical_acceptance[drafter][target]["chat"]
+
+
+def _alpha_note(args: argparse.Namespace, state: State, catalog: Catalog) -> str | None:
+    if args.alpha is not None:
+        return None
+    typical = _typical_chat(state.drafter, state.target, catalog)
+    how = (f"measured: mean acceptance length {typical.mean_acceptance_length} at γ = {typical.measured_gamma}"
+           if typical.basis == "measured" else "assumed")
+    return f"α is {state.drafter}'s typical on chat for {state.target}, {how}; --alpha sets it"
+
+
+def _check_memory(state: State, catalog: Catalog, r) -> None:
+    """One line, exit 2, for a state that does not fit: how much it needs and what holds it."""
+    if r.fits_in_memory:
+        return
+    gpus = catalog.gpu_group(state.gpu, state.tp)
+    raise ModelInputError(
+        "memory", f"{state.target} with {state.drafter} at batch {state.batch} and context {state.context} needs "
+        f"{r.memory_required_bytes / 1e9:,.1f} GB; {'one ' if state.tp == 1 else ''}{gpus.label} "
+        f"hold{'s' if state.tp == 1 else ''} {gpus.memory_capacity_bytes / 1e9:,.0f} GB",
+        "a state that fits: fewer sequences, a shorter context, more GPUs (--tp), or --ignore-memory")
+
+
+def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> str:
+    capacity = catalog.gpu_group(state.gpu, state.tp).memory_capacity_bytes
     pp = ", ".join(f"{p:.3f}" for p in r.per_position_acceptance)
     rows = [
         ("speedup", f"{r.speedup:.3f}×"),
@@ -99,11 +142,14 @@ def _table(state: State, catalog: Catalog) -> str:
          + ("" if r.fits_in_memory else "  (does not fit)")),
     ]
     engine = f", engine {state.engine}" if state.cost_model == "calibrated" else ""
-    header = (f"{state.target} on {state.gpu}, {state.cost_model} cost model{engine}: batch {state.batch}, "
-              f"context {state.context}, drafter {state.drafter}, γ={state.gamma}, α={state.alpha}, "
+    gpus = f"{state.tp} × {state.gpu}" if state.tp > 1 else state.gpu
+    header = (f"{state.target} on {gpus}, {state.cost_model} cost model{engine}: batch {state.batch}, "
+              f"context {state.context}, drafter {state.drafter}, γ={state.gamma}, α={state.alpha:.4g}, "
               f"{state.acceptance}, {state.workload}")
     width = max(len(k) for k, _ in rows)
-    return "\n".join([header] + [f"  {k:<{width}}  {v}" for k, v in rows])
+    note = extrapolation_note(state, catalog)
+    notes = [f"  ({n})" for n in (alpha_note, note) if n]
+    return "\n".join([header] + [f"  {k:<{width}}  {v}" for k, v in rows] + notes)
 
 
 def _claims() -> tuple[str, bool]:
@@ -254,6 +300,7 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
     cal = sub.add_parser("calibrate", help="fit the calibrated model's constants to the measurements")
     cal.add_argument("--data", help="the measurements CSV (default: the packaged one)")
     cal.add_argument("--write", action="store_true", help="store the fitted constants in specmodel/calibration/fitted.py")
+    sub.add_parser("catalog", help="every GPU, model, drafter and engine constant, with its figures and source")
     val = sub.add_parser("validate", help="every cost model against every measurement")
     val.add_argument("--data", help="the measurements CSV (default: the packaged one)")
     return parser
@@ -286,16 +333,20 @@ def main(argv: list[str] | None = None) -> int:
             rows = sweep(values, catalog)
             write_rows(rows, args.format, sys.stdout)
             return 0
-        state = _state(args)
+        if args.command == "catalog":
+            print(catalog_text(catalog))
+            return 0
+        state = _state(args, catalog)
         catalog.check_state(state)
+        r = evaluate(state, catalog=catalog)
+        if not args.ignore_memory:
+            _check_memory(state, catalog, r)
         if args.command == "evaluate":
             if args.json:
-                print(json.dumps({k: v for k, v in evaluate(state, catalog=catalog).as_dict().items()
-                                  if k in READOUT_KEYS}))
+                print(json.dumps({k: v for k, v in r.as_dict().items() if k in READOUT_KEYS}))
             else:
-                print(_table(state, catalog))
+                print(_table(state, catalog, r, _alpha_note(args, state, catalog)))
         else:
-            r = evaluate(state, catalog=catalog)
             print(speculative_config_flag(state, catalog))
             print(engine_log_line(engine_log_window(state, r)))
     except ModelInputError as e:

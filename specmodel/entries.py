@@ -27,10 +27,13 @@ def check_number(where: str, value, *, integer: bool = False) -> None:
 
 
 def check_fields(entry, kind: str) -> None:
-    """Check every field of dataclass ``entry`` by its annotated type (str, bool, int, float)."""
+    """Check every field of dataclass ``entry`` by its annotated type (str, bool, int, float).
+    An optional field left at its default (0 for "none": a dense model's experts) is not checked."""
     for f in fields(entry):
         where = f"{kind}[{entry.key}].{f.name}"
         value = getattr(entry, f.name)
+        if f.default is not MISSING and value == f.default and not isinstance(value, str):
+            continue
         if f.type == "str":
             check_string(where, value)
         elif f.type == "bool":

@@ -76,6 +76,8 @@ class Field:
         if self.kind == INT:
             if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
                 raise ModelInputError(where, f"got {value!r}", self.allowed())
+            if self.name == "tp" and value not in TENSOR_PARALLEL:
+                raise ModelInputError(where, f"got {value!r}", ", ".join(map(str, TENSOR_PARALLEL)))
         elif self.kind == FLOAT:
             ok = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
             if not ok or not self.low < value <= self.high:
@@ -103,6 +105,9 @@ class Field:
         return self.check(value, names, where=self.option)
 
 
+TENSOR_PARALLEL = (1, 2, 4, 8)
+
+
 def _alpha_grid() -> tuple[float, ...]:
     # Written as decimals so that 0.15 is 0.15 (not 0.15000000000000002): the page looks values up
     # by equality.
@@ -127,8 +132,10 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
           grid=COST_MODELS, url_key="cost"),
     Field("engine", CATALOG_KEY, "vllm", "the serving engine whose overheads the calibrated model adds",
           section="engines"),
-    Field("target", CATALOG_KEY, "qwen3-8b", "the target model", section="targets"),
-    Field("gpu", CATALOG_KEY, "h100-sxm", "the GPU", section="gpus"),
+    Field("target", CATALOG_KEY, "qwen3-8b", "the target model", section="targets", grid=()),
+    Field("gpu", CATALOG_KEY, "h100-sxm", "the GPU", section="gpus", grid=()),
+    Field("tp", INT, 1, "GPUs the target is split over (tensor parallelism): 1, 2, 4 or 8", low=1, high=8,
+          grid=(1, 2, 4, 8), symbol="tp"),
     Field("output_tokens", INT, 256, "tokens each sequence generates G", low=1, high=16384, symbol="G"),
 )}
 

@@ -82,8 +82,8 @@ def evaluate(state: State | None = None, *, catalog: Catalog | None = None, **ch
     catalog = catalog or default_catalog()
     catalog.check_state(state)
     target = catalog.targets[state.target]
-    gpu = catalog.gpus[state.gpu]
-    drafter = catalog.drafters[state.drafter]
+    gpu = catalog.gpu_group(state.gpu, state.tp)
+    drafter = catalog.drafter(state.drafter, state.target)
     triples = Triples(
         gamma=np.array([state.gamma]),
         alpha=np.array([float(state.alpha)]),

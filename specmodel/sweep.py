@@ -82,13 +82,13 @@ def sweep(values: dict[str, list], catalog: Catalog) -> dict[str, list]:
     if count > MAX_SWEEP_STATES:
         raise ModelInputError("sweep", f"{count:,} states", f"at most {MAX_SWEEP_STATES:,} states: narrow a list or range")
     names = list(FIELDS)
-    fixed = ("cost_model", "engine", "target", "gpu", "output_tokens")
+    fixed = ("cost_model", "engine", "target", "gpu", "tp", "output_tokens")
     results = {}
     for combo in itertools.product(*(values[k] for k in fixed)):
         setting = dict(zip(fixed, combo))
         cost = catalog.cost_model(setting["cost_model"], setting["engine"])
-        target, gpu = catalog.targets[setting["target"]], catalog.gpus[setting["gpu"]]
-        drafters = [catalog.drafters[k] for k in values["drafter"]]
+        target, gpu = catalog.targets[setting["target"]], catalog.gpu_group(setting["gpu"], setting["tp"])
+        drafters = [catalog.drafter(k, setting["target"]) for k in values["drafter"]]
         g, a, s = np.meshgrid(values["gamma"], values["alpha"], values["acceptance"], indexing="ij")
         triples = Triples(g.ravel().astype(int), a.ravel().astype(float), (s.ravel() == FALLING))
         grid = evaluate_grid(values["batch"], values["context"], drafters, triples, target, gpu,

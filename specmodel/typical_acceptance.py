@@ -11,7 +11,9 @@ are compared each at its own acceptance for a named task (the decision map), nev
 - ``assumed``: an α with no measurement behind it, said to be a guess wherever it is shown.
 
 The tasks stand for public datasets (Liu et al. 2026 use the same three): chat ↔ ShareGPT,
-summarisation ↔ CNN/DailyMail, code editing ↔ InstructCoder.
+summarisation ↔ CNN/DailyMail, code editing ↔ InstructCoder. An EAGLE-3 head's acceptance is its
+target's (one head per target); a draft model's and prompt lookup's are taken to hold for every
+target they serve.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .acceptance import ACCEPTANCE_SHAPES, FALLING, SAME, mean_acceptance_length
+from .acceptance import ACCEPTANCE_SHAPES, FALLING, mean_acceptance_length
 from .errors import ModelInputError
 
 TASKS: dict[str, dict] = {
@@ -29,34 +31,60 @@ TASKS: dict[str, dict] = {
 }
 
 MEASURED, ASSUMED = "measured", "assumed"
+ANY_TARGET = "*"  # an entry that holds for every target the drafter serves
 
 _LIU_TRACES = ("Liu, Yu, Park, Stoica & Cheung 2026, \"Speculative Decoding: Performance or Illusion?\" "
                "(arXiv 2601.11580): mean acceptance length at γ = 3 from the per-token acceptance traces "
                "they publish with their simulator (github.com/SpecDecode-Bench/simulator, "
                "data/llama3.1-8B/combined_{dataset}.jsonl), {dataset_name}; measured with "
-               "Llama-3.1-8B-Instruct on an H100, taken to carry over to Qwen3-8B")
-_NO_PAIR_MEASUREMENT = ("assumed: no published acceptance for this draft model with Qwen3-8B was found; "
+               "Llama-3.1-8B-Instruct on an H100, taken to carry over to the other targets")
+_NO_PAIR_MEASUREMENT = ("assumed: no published acceptance for this draft model with these targets was found; "
                         "the simulation's default α, the same for every task")
+_ANGELSLIM = ("AngelSlim's vLLM benchmark of its EAGLE-3 heads (Tencent/AngelSlim, "
+              "docs/source/performance/speculative_decoding/benchmarks.md, commit dfaf45e): vLLM 0.11.2, one H20, "
+              "γ = 2, batch 1; {what}")
+_VLLM_20780 = ("vLLM issue #20780: EAGLE-3 (yuhuili/EAGLE3-LLaMA3.1-Instruct-8B) on Llama-3.1-8B, batch 1, γ = 3, "
+               "MT-bench; only a chat measurement was published, so it stands for every kind of traffic")
 
 
 def _liu(dataset: str, name: str) -> str:
     return _LIU_TRACES.replace("{dataset}", dataset).replace("{dataset_name}", name)
 
 
-# drafter key → task → entry. An n-gram drafter's acceptance is matched with i.i.d. acceptance
-# (the shape its single-position and three-position τ fit best of the two).
-TYPICAL_ACCEPTANCE_ENTRIES: dict[str, dict[str, dict]] = {
-    "ngram": {
-        "chat": {"basis": MEASURED, "mean_acceptance_length": 1.40, "measured_gamma": 3, "acceptance": SAME,
-                 "source": _liu("sharegpt", "ShareGPT")},
-        "summarisation": {"basis": MEASURED, "mean_acceptance_length": 1.33, "measured_gamma": 3, "acceptance": SAME,
-                          "source": _liu("cnn", "CNN/DailyMail")},
-        "code-editing": {"basis": MEASURED, "mean_acceptance_length": 2.04, "measured_gamma": 3, "acceptance": SAME,
-                         "source": _liu("instructcoder", "InstructCoder")},
+def _measured(length: float, gamma: int, source: str) -> dict:
+    return {"basis": MEASURED, "mean_acceptance_length": length, "measured_gamma": gamma, "acceptance": FALLING,
+            "source": source}
+
+
+def _angelslim(mt_bench: float, mean: float, humaneval: float) -> dict:
+    return {"chat": _measured(mt_bench, 2, _ANGELSLIM.replace("{what}", "MT-bench")),
+            "summarisation": _measured(mean, 2, _ANGELSLIM.replace(
+                "{what}", "no summarisation set: the mean over GSM8K, Alpaca, HumanEval and MT-bench")),
+            "code-editing": _measured(humaneval, 2, _ANGELSLIM.replace(
+                "{what}", "HumanEval, code generation: the nearest to code editing published"))}
+
+
+_ASSUMED = {task: {"basis": ASSUMED, "alpha": 0.75, "acceptance": FALLING, "source": _NO_PAIR_MEASUREMENT}
+            for task in TASKS}
+
+# drafter key → target key (or ANY_TARGET) → task → entry. Every acceptance is modelled with the
+# falling shape, its α matched to the measured mean acceptance length at the measured γ.
+TYPICAL_ACCEPTANCE_ENTRIES: dict[str, dict[str, dict[str, dict]]] = {
+    "ngram": {ANY_TARGET: {
+        "chat": _measured(1.40, 3, _liu("sharegpt", "ShareGPT")),
+        "summarisation": _measured(1.33, 3, _liu("cnn", "CNN/DailyMail")),
+        "code-editing": _measured(2.04, 3, _liu("instructcoder", "InstructCoder")),
+    }},
+    **{key: {ANY_TARGET: _ASSUMED} for key in ("qwen3-0.6b", "qwen3-1.7b", "qwen3-4b", "llama-3.2-1b")},
+    "eagle3": {
+        "qwen3-8b": _angelslim(1.97, 1.99, 1.97),
+        "qwen3-14b": _angelslim(1.74, 1.79, 1.76),
+        "qwen3-32b": _angelslim(1.86, 1.91, 1.86),
+        "qwen3-30b-a3b": _angelslim(2.01, 2.04, 2.02),
+        "llama-3.1-8b-instruct": {task: _measured(2.79, 3, _VLLM_20780) for task in TASKS},
+        "llama-3.3-70b-instruct": {task: _measured(2.79, 3, _VLLM_20780 + "; measured on the 8B model's head, "
+                                                   "assumed to carry over to the 70B's") for task in TASKS},
     },
-    **{key: {task: {"basis": ASSUMED, "alpha": 0.75, "acceptance": FALLING, "source": _NO_PAIR_MEASUREMENT}
-             for task in TASKS}
-       for key in ("qwen3-0.6b", "qwen3-1.7b")},
 }
 
 
@@ -99,30 +127,46 @@ def solve_alpha(mean_length: float, gamma: int, acceptance: str) -> float:
     return (lo + hi) / 2
 
 
-def load_typical_acceptance(entries: dict, drafters) -> dict[str, dict[str, TypicalAcceptance]]:
-    """Validate ``entries`` (drafter → task → entry) against the catalog's ``drafters``.
+def load_typical_acceptance(entries: dict, drafters: dict, targets: dict) -> dict[str, dict[str, dict]]:
+    """Validate ``entries`` (drafter → target or ANY_TARGET → task → entry) against the catalog.
 
-    Every drafter needs an entry for every task of TASKS. Raises ModelInputError naming
-    ``typical_acceptance[drafter][task].field`` and what it accepts."""
-    out: dict[str, dict[str, TypicalAcceptance]] = {}
-    for drafter in drafters:
-        if drafter not in entries:
-            raise ModelInputError(f"typical_acceptance[{drafter}]", "missing",
-                                  "an entry for every drafter, for each task: " + ", ".join(TASKS))
-    for drafter, tasks in entries.items():
+    Every drafter needs, for every target it serves (``Drafter.serves``), an entry for every task
+    of TASKS, from that target's block or the ANY_TARGET one. Returns drafter → target → task →
+    TypicalAcceptance, one block per served target. Raises ModelInputError naming
+    ``typical_acceptance[drafter][target][task].field`` and what it accepts."""
+    out: dict[str, dict[str, dict]] = {}
+    for drafter in entries:
         if drafter not in drafters:
             raise ModelInputError(f"typical_acceptance[{drafter}]", "not a drafter of the catalog", ", ".join(drafters))
-        if not isinstance(tasks, dict):
-            raise ModelInputError(f"typical_acceptance[{drafter}]", f"got {type(tasks).__name__}", "task → entry")
-        unknown = sorted(set(tasks) - set(TASKS))
-        if unknown:
-            raise ModelInputError(f"typical_acceptance[{drafter}][{unknown[0]}]", "not a task", ", ".join(TASKS))
-        out[drafter] = {}
-        for task in TASKS:
-            where = f"typical_acceptance[{drafter}][{task}]"
-            if task not in tasks:
-                raise ModelInputError(where, "missing", "an entry for every task: " + ", ".join(TASKS))
-            out[drafter][task] = _entry(where, drafter, task, tasks[task])
+    for key, drafter in drafters.items():
+        blocks = entries.get(key)
+        if not isinstance(blocks, dict):
+            raise ModelInputError(f"typical_acceptance[{key}]", "missing" if blocks is None else f"got {blocks!r}",
+                                  "target (or '*') → task → entry")
+        for target in blocks:
+            if target != ANY_TARGET and target not in targets:
+                raise ModelInputError(f"typical_acceptance[{key}][{target}]", "not a target of the catalog",
+                                      ", ".join([ANY_TARGET, *targets]))
+        out[key] = {}
+        for target_key, target in targets.items():
+            if not drafter.serves(target):
+                continue
+            block = target_key if target_key in blocks else ANY_TARGET
+            tasks = blocks.get(block)
+            # name the block the entry is written in, so the error points at the line to fix
+            where = f"typical_acceptance[{key}][{target_key if tasks is None else block}]"
+            if tasks is None:
+                raise ModelInputError(where, "missing", "an entry for every target the drafter serves (or '*')")
+            if not isinstance(tasks, dict):
+                raise ModelInputError(where, f"got {type(tasks).__name__}", "task → entry")
+            unknown = sorted(set(tasks) - set(TASKS))
+            if unknown:
+                raise ModelInputError(f"{where}[{unknown[0]}]", "not a task", ", ".join(TASKS))
+            out[key][target_key] = {}
+            for task in TASKS:
+                if task not in tasks:
+                    raise ModelInputError(f"{where}[{task}]", "missing", "an entry for every task: " + ", ".join(TASKS))
+                out[key][target_key][task] = _entry(f"{where}[{task}]", key, task, tasks[task])
     return out
 
 

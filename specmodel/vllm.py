@@ -21,7 +21,7 @@ LOG_WINDOW_ITERATIONS = 100
 def speculative_config(state: State, catalog: Catalog | None = None) -> dict:
     """The ``--speculative-config`` JSON object for ``state`` (vLLM ≥ 0.10 field names): the
     drafter kind's (``Drafter.speculative_config``)."""
-    return (catalog or default_catalog()).drafters[state.drafter].speculative_config(state.gamma)
+    return (catalog or default_catalog()).drafter(state.drafter, state.target).speculative_config(state.gamma)
 
 
 def speculative_config_flag(state: State, catalog: Catalog | None = None) -> str:

@@ -141,31 +141,56 @@ def test_solve_alpha_refuses_a_length_no_alpha_gives():
 
 
 def test_the_measured_ngram_acceptance_solves_to_the_grid_values_the_site_uses():
-    typical = default_catalog().typical_acceptance["ngram"]
-    assert typical["chat"].alpha == pytest.approx(0.2908, abs=1e-3)
-    assert typical["code-editing"].alpha == pytest.approx(0.557, abs=1e-3)
-    assert {t.basis for t in default_catalog().typical_acceptance["qwen3-0.6b"].values()} == {"assumed"}
+    typical = default_catalog().typical_acceptance["ngram"]["qwen3-8b"]
+    # Liu et al. 2026's traces, γ = 3: mean acceptance length 1.40 (ShareGPT), 2.04 (InstructCoder)
+    assert typical["chat"].alpha == pytest.approx(0.304, abs=1e-3)
+    assert typical["code-editing"].alpha == pytest.approx(0.601, abs=1e-3)
+    assert typical["chat"].mean_acceptance_length == 1.40 and typical["chat"].measured_gamma == 3
+    blocks = default_catalog().typical_acceptance["qwen3-0.6b"]
+    assert {t.basis for tasks in blocks.values() for t in tasks.values()} == {"assumed"}
+
+
+# EAGLE-3 heads: mean acceptance length as published (AngelSlim's vLLM table at γ = 2: MT-bench,
+# mean of four sets, HumanEval; vLLM issue #20780 at γ = 3 for Llama-3.1-8B).
+PUBLISHED_EAGLE3 = {
+    "qwen3-8b": (2, 1.97, 1.99, 1.97), "qwen3-14b": (2, 1.74, 1.79, 1.76), "qwen3-32b": (2, 1.86, 1.91, 1.86),
+    "qwen3-30b-a3b": (2, 2.01, 2.04, 2.02), "llama-3.1-8b-instruct": (3, 2.79, 2.79, 2.79),
+    "llama-3.3-70b-instruct": (3, 2.79, 2.79, 2.79),
+}
+
+
+@pytest.mark.parametrize("target", PUBLISHED_EAGLE3)
+def test_eagle3_acceptance_gives_back_the_published_mean_acceptance_length(target):
+    gamma, *lengths = PUBLISHED_EAGLE3[target]
+    tasks = default_catalog().typical_acceptance["eagle3"][target]
+    for task, length in zip(("chat", "summarisation", "code-editing"), lengths, strict=True):
+        e = tasks[task]
+        assert (e.basis, e.measured_gamma, e.mean_acceptance_length, e.acceptance) == ("measured", gamma, length, "falling")
+        assert float(mean_acceptance_length(gamma, e.alpha, True, gamma)) == pytest.approx(length, abs=1e-9)
 
 
 def _entries(**edit):
-    entries = {d: {t: dict(e) for t, e in tasks.items()} for d, tasks in TYPICAL_ACCEPTANCE_ENTRIES.items()}
+    entries = {d: {t: {task: dict(e) for task, e in tasks.items()} for t, tasks in blocks.items()}
+               for d, blocks in TYPICAL_ACCEPTANCE_ENTRIES.items()}
     for path, value in edit.items():
-        drafter, task, field = path.split("__")
+        drafter, target, task, field = path.split("__")
         if value is None:
-            entries[drafter][task].pop(field)
+            entries[drafter][target][task].pop(field)
         else:
-            entries[drafter][task][field] = value
+            entries[drafter][target][task][field] = value
     return entries
 
 
 @pytest.mark.parametrize("edit, where, allowed", [
-    ({"ngram__chat__basis": "guessed"}, "typical_acceptance[ngram][chat].basis", "measured or assumed"),
-    ({"ngram__chat__acceptance": "rising"}, "typical_acceptance[ngram][chat].acceptance", "falling, same"),
-    ({"ngram__chat__mean_acceptance_length": 9.0}, "typical_acceptance[ngram][chat].mean_acceptance_length",
+    ({"ngram__*__chat__basis": "guessed"}, "typical_acceptance[ngram][*][chat].basis", "measured or assumed"),
+    ({"ngram__*__chat__acceptance": "rising"}, "typical_acceptance[ngram][*][chat].acceptance", "falling, same"),
+    ({"ngram__*__chat__mean_acceptance_length": 9.0}, "typical_acceptance[ngram][*][chat].mean_acceptance_length",
      "between 1 and 4"),
-    ({"ngram__chat__source": None}, "typical_acceptance[ngram][chat].source", "every field of"),
-    ({"qwen3-0.6b__chat__alpha": 1.5}, "typical_acceptance[qwen3-0.6b][chat].alpha", "between 0 and 1"),
-    ({"qwen3-0.6b__chat__colour": "red"}, "typical_acceptance[qwen3-0.6b][chat].colour", "unknown field"),
+    ({"ngram__*__chat__source": None}, "typical_acceptance[ngram][*][chat].source", "every field of"),
+    ({"qwen3-0.6b__*__chat__alpha": 1.5}, "typical_acceptance[qwen3-0.6b][*][chat].alpha", "between 0 and 1"),
+    ({"qwen3-0.6b__*__chat__colour": "red"}, "typical_acceptance[qwen3-0.6b][*][chat].colour", "unknown field"),
+    ({"eagle3__qwen3-8b__chat__measured_gamma": 0}, "typical_acceptance[eagle3][qwen3-8b][chat].measured_gamma",
+     "a whole number"),
 ])
 def test_a_bad_typical_acceptance_entry_names_the_field(edit, where, allowed):
     with pytest.raises(ModelInputError) as e:
@@ -173,14 +198,22 @@ def test_a_bad_typical_acceptance_entry_names_the_field(edit, where, allowed):
     assert where in str(e.value) and allowed in str(e.value)
 
 
-def test_every_drafter_needs_every_task():
+def test_every_drafter_needs_every_task_for_every_target_it_serves():
     entries = _entries()
-    del entries["ngram"]["chat"]
-    with pytest.raises(ModelInputError, match=r"typical_acceptance\[ngram\]\[chat\].*missing"):
+    del entries["ngram"]["*"]["chat"]
+    with pytest.raises(ModelInputError, match=r"typical_acceptance\[ngram\]\[\*\]\[chat\].*missing"):
         load_catalog(typical_acceptance_entries=entries)
     entries = _entries()
     del entries["qwen3-1.7b"]
     with pytest.raises(ModelInputError, match=r"typical_acceptance\[qwen3-1.7b\].*missing"):
+        load_catalog(typical_acceptance_entries=entries)
+    entries = _entries()
+    del entries["eagle3"]["qwen3-32b"]
+    with pytest.raises(ModelInputError, match=r"typical_acceptance\[eagle3\]\[qwen3-32b\].*missing"):
+        load_catalog(typical_acceptance_entries=entries)
+    entries = _entries()
+    entries["eagle3"]["qwen3-99b"] = entries["eagle3"]["qwen3-8b"]
+    with pytest.raises(ModelInputError, match=r"typical_acceptance\[eagle3\]\[qwen3-99b\].*not a target"):
         load_catalog(typical_acceptance_entries=entries)
     drafters = {k: v for k, v in DRAFTER_ENTRIES.items() if k != "qwen3-1.7b"}
     with pytest.raises(ModelInputError, match="not a drafter of the catalog"):

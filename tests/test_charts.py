@@ -20,12 +20,13 @@ from generator.svg import check_vegalite_version, render_svg, spec_vegalite_vers
 from specmodel import FIELDS, evaluate
 from generator.axes import BREAKDOWN_MODELS, site_state, site_typical_acceptance
 from generator.evidence import figure_rows
+from generator.moe import moe_story
 from specmodel import default_catalog
 from specmodel.breakdown import STEP_PARTS, iteration_breakdown, plain_step_breakdown
 
 ARCHITECTURE_CHARTS = {"ladder", "throughput", "gamma", "iteration", "breakdown", "validation", "shares", "roofline",
-                       "memory", "acceptance", "closed_form", "decision", "sampler"}
-STATE = {"cost_model": "whole-pass", "batch": 64, "context": 8192, "drafter": "qwen3-1.7b", "gamma": 3,
+                       "memory", "moe", "acceptance", "closed_form", "decision", "sampler"}
+STATE = {"gpu": "h100-sxm", "target": "qwen3-8b", "tp": 1, "cost_model": "whole-pass", "batch": 64, "context": 8192, "drafter": "qwen3-1.7b", "gamma": 3,
          "alpha": 0.6, "acceptance": "falling", "workload": "steady-state"}
 
 
@@ -34,7 +35,8 @@ _STATIC = {}
 
 def _static():
     if not _STATIC:
-        _STATIC.update({"sampler": run_sampler_demo().rows, **figure_rows(default_catalog(), BREAKDOWN_MODELS)})
+        _STATIC.update({"sampler": run_sampler_demo().rows, **figure_rows(default_catalog(), BREAKDOWN_MODELS),
+                        "moe": moe_story(default_catalog()).rows})
     return _STATIC
 
 
@@ -161,7 +163,7 @@ def test_decision_rows_take_each_drafter_at_its_typical_acceptance(site):
     table = _rows(site, "decision")["table"]
     assert len(table) == len(site.axes["task"]) * len(FIELDS["batch"].grid) * len(FIELDS["context"].grid)
     typical = site_typical_acceptance(site.catalog)
-    assert typical["ngram"]["code-editing"] == (0.55, "same") and typical["ngram"]["chat"] == (0.3, "same")
+    assert typical["ngram"]["code-editing"] == (0.6, "falling") and typical["ngram"]["chat"] == (0.3, "falling")
     for row in table[::7]:
         candidates = [(d, g) for d in site.axes["drafter"] for g in FIELDS["gamma"].grid]
 
@@ -183,7 +185,7 @@ def test_memory_rows_name_each_model(site):
     table = _rows(site, "memory")["table"]
     assert [r["role"] for r in table] == ["target"] + ["drafter"] * len(site.axes["drafter"])
     assert table[0]["model"] == "Qwen3-8B" and table[0]["weight_bytes"] == _evaluate().target_weight_bytes
-    assert [r["kv_bytes_per_token"] for r in table[1:]] == [site.catalog.drafters[d].kv_bytes_per_token
+    assert [r["kv_bytes_per_token"] for r in table[1:]] == [site.catalog.drafter(d, "qwen3-8b").kv_bytes_per_token
                                                             for d in site.axes["drafter"]]
 
 
@@ -351,3 +353,19 @@ def test_vega_bundle_sets_globals():
     assert len(bundle) > 100_000
     for name in ("vegaEmbed", "vegaLite", "vega"):
         assert name in bundle
+
+
+def test_moe_rows_are_specmodels_speedups_and_expert_counts():
+    from specmodel import State
+
+    rows = moe_story(default_catalog()).rows
+    catalog = default_catalog()
+    for row in rows[:: max(1, len(rows) // 9)]:
+        alpha = catalog.typical_acceptance["eagle3"][row["target"]]["chat"].alpha
+        r = evaluate(State(gpu="h100-sxm", target=row["target"], tp=row["tp"], drafter="eagle3", gamma=2,
+                           alpha=alpha, batch=row["batch"], context=2048))
+        assert row["speedup"] == pytest.approx(r.speedup, rel=1e-12)
+        if row["moe"]:
+            arch = catalog.targets[row["target"]]
+            assert row["experts_verify"] == pytest.approx(float(arch.expected_experts_touched(3 * row["batch"])))
+    assert {r["target"] for r in rows} == {"qwen3-30b-a3b", "qwen3-32b", "qwen3-8b"}

@@ -75,3 +75,64 @@ def test_bad_input_is_one_line_exit_2(args, option):
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and option in lines[0] and "allowed:" in lines[0]
     assert "Traceback" not in out.stderr
+
+
+def _every_combination():
+    from specmodel import default_catalog
+
+    catalog = default_catalog()
+    for gpu in catalog.gpus:
+        for target in catalog.targets:
+            for tp in (1, 2, 4, 8):
+                for drafter in catalog.drafters_for(target):
+                    yield catalog, gpu, target, tp, drafter
+
+
+def test_every_catalog_combination_evaluates_or_refuses_in_one_line(capsys):
+    # In process (the same main() as the command): every GPU, target, tensor parallelism and
+    # drafter, at the defaults. What fits prints its table; what does not, one line with the
+    # memory it needs, and the two sets are what the weights and KV caches say.
+    from specmodel.cli import main
+
+    fits = refused = 0
+    for catalog, gpu, target, tp, drafter in _every_combination():
+        argv = ["evaluate", "--gpu", gpu, "--target", target, "--tp", str(tp), "--drafter", drafter]
+        rc = main(argv)
+        out, err = capsys.readouterr()
+        d = catalog.drafter(drafter, target)
+        # weights, and the KV caches of the prompt (2,048) and the output (256) tokens (readouts.py)
+        needed = (catalog.targets[target].weight_bytes + d.weight_bytes
+                  + (2048 + 256) * (catalog.targets[target].kv_bytes_per_token + d.kv_bytes_per_token))
+        capacity = tp * catalog.gpus[gpu].memory_capacity_bytes
+        if rc == 0:
+            assert needed <= capacity and "speedup" in out and err == "", argv
+            fits += 1
+        else:
+            lines = err.strip().splitlines()
+            assert rc == 2 and needed > capacity and len(lines) == 1, argv
+            assert f"needs {needed / 1e9:,.1f} GB" in lines[0] and "--tp" in lines[0], lines[0]
+            refused += 1
+    assert fits > 400 and refused > 20
+
+
+def test_the_issue_example_runs_and_names_its_extrapolation():
+    out = run("evaluate", "--gpu", "h200", "--target", "llama-3.3-70b-instruct", "--tp", "4", "--drafter", "eagle3")
+    assert out.returncode == 0, out.stderr
+    assert "llama-3.3-70b-instruct on 4 × h200" in out.stdout
+    assert "extrapolated" in out.stdout and "measured: mean acceptance length 2.79 at γ = 3" in out.stdout
+
+
+def test_a_drafter_of_another_family_is_refused_in_one_line():
+    out = run("evaluate", "--target", "llama-3.1-8b-instruct", "--drafter", "qwen3-0.6b")
+    lines = out.stderr.strip().splitlines()
+    assert out.returncode == 2 and len(lines) == 1 and "llama-3.2-1b" in lines[0] and "allowed:" in lines[0]
+
+
+def test_catalog_lists_every_gpu_model_and_drafter_with_sources():
+    from specmodel import default_catalog
+
+    catalog = default_catalog()
+    out = run("catalog").stdout
+    for key in [*catalog.gpus, *catalog.models, *catalog.drafters]:
+        assert key in out, key
+    assert "989" in out and "5.3 TB/s" in out and "AngelSlim" in out and "config.json" in out

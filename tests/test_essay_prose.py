@@ -214,7 +214,7 @@ def test_the_own_words_check_can_fail():
 def test_template_references_are_defined():
     text = (TEMPLATES / "index.md.j2").read_text(encoding="utf-8")
     charts = set(re.findall(r'chart\("(\w+)"', text))
-    assert charts == {"gamma", "iteration", "breakdown", "validation", "shares", "roofline", "memory", "acceptance",
+    assert charts == {"gamma", "iteration", "breakdown", "validation", "shares", "roofline", "memory", "moe", "acceptance",
                       "closed_form", "decision", "sampler"}
     assert '{% include "simulation.html.j2" %}' in text
     refs = set(re.findall(r"\[\^([\w-]+)\](?!:)", text))
@@ -226,7 +226,7 @@ def test_template_references_are_defined():
 def pages():
     from generator.build import prepare, render_essay
 
-    files, _ = render_essay(prepare())
+    files, _ = render_essay(prepare(every_configuration=False))
     return {name: files[name].decode() for name in ("index.md", "model.md")}
 
 
@@ -272,4 +272,4 @@ def test_a_claim_the_model_stops_making_stops_the_build():
     gpus = {k: dict(v) for k, v in GPU_ENTRIES.items()}
     gpus["h100-sxm"]["peak_memory_bandwidth_bytes_per_s"] *= 1.5  # the target gets faster, drafts do not
     with pytest.raises(TemplateBuildError, match="the prose claims"):
-        render_essay(prepare(load_catalog(gpu_entries=gpus)))
+        render_essay(prepare(load_catalog(gpu_entries=gpus), every_configuration=False))

@@ -16,7 +16,7 @@ from generator.build import build, compute
 from generator.contract import FIELDS, FILES, TABLES, sig, stored
 from generator.essay import TEMPLATES, TemplateBuildError
 from generator.formats import FORMATS, format_value
-from generator.site_data import file_path
+from data_layout import configuration_axes, every_file, file_of, index_of
 from paths import ROOT
 from specmodel import ModelInputError, evaluate, load_catalog
 from specmodel.catalog import MODEL_ENTRIES, default_engine_entries
@@ -37,13 +37,10 @@ def load(files, path):
 
 def value(files, manifest, field, state):
     """A field at a state, read from the files the way the page's data.js reads them."""
-    table = manifest["contract"]["tables"][manifest["contract"]["fields"][field]["table"]]
-    doc = load(files, file_path(table["file"], state, manifest["axes"]))
-    values = doc[manifest["contract"]["fields"][field]["table"]][field]
-    i = 0
-    for dim in table["dims"]:
-        i = i * len(manifest["axes"][dim]) + manifest["axes"][dim].index(state[dim])
-    return values[i]
+    table = manifest["contract"]["fields"][field]["table"]
+    spec = manifest["contract"]["tables"][table]
+    doc = load(files, file_of(manifest, spec["file"], state))
+    return doc[table][field][index_of(manifest, spec["dims"], state)]
 
 
 def test_the_manifest_carries_the_contract(files):
@@ -60,19 +57,20 @@ def test_the_manifest_carries_the_contract(files):
 
 def test_every_file_holds_every_table_with_one_dims_list(files):
     manifest = load(files, "manifest.json")
-    axes = manifest["axes"]
-    for kind, spec in FILES.items():
+    seen = 0
+    for config, kind, _, path in every_file(manifest):
+        axes = configuration_axes(manifest, config)
         tables = [t for t, table in TABLES.items() if table.file == kind]
-        combos = [dict(zip(spec["by"], values)) for values in
-                  __import__("itertools").product(*(axes[d] for d in spec["by"]))]
-        for coords in combos:
-            doc = load(files, file_path(kind, coords, axes))
-            assert doc["model_version"] == manifest["model_version"]
-            assert set(doc) == {"model_version", *tables}
-            for table in tables:
-                size = math.prod(len(axes[d]) for d in TABLES[table].dims)
-                for field, values in doc[table].items():
-                    assert FIELDS[field].table == table and len(values) == size, (table, field)
+        doc = load(files, path)
+        assert doc["model_version"] == manifest["model_version"]
+        assert set(doc) == {"model_version", *tables}
+        for table in tables:
+            size = math.prod(len(axes[d]) for d in TABLES[table].dims)
+            for field, values in doc[table].items():
+                assert FIELDS[field].table == table and len(values) == size, (path, table, field)
+        seen += 1
+    # every data file is one the page can find: nothing written that no state reaches
+    assert seen == sum(1 for k in files if k.startswith("data/") and k.count("/") > 2)
 
 
 def rel_close(stored_value, exact, rel=5.001e-4):
@@ -81,9 +79,12 @@ def rel_close(stored_value, exact, rel=5.001e-4):
 
 def test_json_round_trips_to_the_model(files):
     manifest = load(files, "manifest.json")
-    axes = manifest["axes"]
     rng = np.random.default_rng(42)
-    for _ in range(200):
+    configs = manifest["configurations"]
+    for n in range(300):
+        # the default configuration half the time, every other one in turn otherwise
+        config = configs[0] if n % 2 == 0 else configs[(n // 2) % len(configs)]
+        axes = configuration_axes(manifest, config)
         s = {k: axes[k][int(rng.integers(len(axes[k])))] for k in STATE_AXES}
         r = evaluate(site_state(**s))
         for key in ("speedup", "spec_tokens_per_s", "draft_time_share", "arithmetic_ratio", "mean_acceptance_length",
@@ -167,18 +168,19 @@ def test_the_token_row_tracks_the_mean_acceptance_length(site):
 
 def test_data_budget(files):
     # Every data file is at most 250 KB; what the first view fetches is at most 600 KB before
-    # compression (the browser test holds the whole first view to 1.5 MB transferred).
+    # compression (the browser test holds the whole first view to 1.5 MB transferred); all the
+    # configurations together stay under 250 MB (what a static host serves without complaint).
     manifest = load(files, "manifest.json")
-    for kind, spec in FILES.items():
-        found = [k for k in files if k.startswith("data/") and re.fullmatch(
-            re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(spec["pattern"])), k[len("data/"):])]
-        assert len(found) == math.prod(len(manifest["axes"][d]) for d in spec["by"]), kind
-        assert max(len(files[k]) for k in found) <= BUDGET_BYTES, kind
+    largest = {}
+    for _, kind, _, path in every_file(manifest):
+        largest[kind] = max(largest.get(kind, 0), len(files["data/" + path]))
+    assert set(largest) == set(FILES) and max(largest.values()) <= BUDGET_BYTES, largest
     state = manifest["defaults"]
     first_view = ["data/manifest.json", "data/sampler.json",
-                  *["data/" + file_path(kind, state, manifest["axes"]) for kind in FILES],
+                  *["data/" + file_of(manifest, kind, state) for kind in FILES],
                   *[k for k in files if k.startswith("charts/data/")]]
     assert sum(len(files[k]) for k in first_view) <= FIRST_VIEW_DATA_BYTES
+    assert sum(len(c) for k, c in files.items() if k.startswith("data/")) <= 250 * 1000 * 1000
 
 
 def test_builds_are_byte_identical(files):
@@ -200,9 +202,9 @@ def test_the_version_is_a_hash_of_what_is_emitted(files):
 
 def test_a_layout_only_change_changes_the_version(monkeypatch):
     # Rounding is layout, not model: it must still move the version.
-    before = json.loads(compute()[0]["data/manifest.json"])["model_version"]
+    before = json.loads(compute(every_configuration=False)[0]["data/manifest.json"])["model_version"]
     monkeypatch.setattr("generator.contract.SIGNIFICANT_DIGITS", 5)
-    after = json.loads(compute()[0]["data/manifest.json"])["model_version"]
+    after = json.loads(compute(every_configuration=False)[0]["data/manifest.json"])["model_version"]
     assert after != before
 
 
@@ -228,7 +230,7 @@ def test_broken_template_stops_the_build_with_nothing_written(docs, tmp_path):
     page.write_text("\n".join(lines))
     before = _snapshot(docs)
     with pytest.raises(TemplateBuildError) as e:
-        build(docs, templates=templates, print_fn=lambda *_: None)
+        build(docs, templates=templates, print_fn=lambda *_: None, every_configuration=False)
     assert f"index.md.j2:{len(lines)}" in str(e.value) and "no_such_readout" in str(e.value)
     assert _snapshot(docs) == before
 
@@ -239,7 +241,7 @@ def test_a_live_number_in_a_format_its_data_cannot_keep_stops_the_build(docs, tm
     page = templates / "index.md.j2"
     page.write_text(page.read_text() + '\n{{ live("speedup", "pct1") }}\n')
     with pytest.raises(TemplateBuildError, match="speedup shown as 'pct1'"):
-        build(docs, templates=templates, print_fn=lambda *_: None)
+        build(docs, templates=templates, print_fn=lambda *_: None, every_configuration=False)
 
 
 def test_failing_model_stops_the_build_with_nothing_written(docs, monkeypatch):
@@ -249,7 +251,7 @@ def test_failing_model_stops_the_build_with_nothing_written(docs, monkeypatch):
     monkeypatch.setattr(site_model, "evaluate_grid", broken)
     before = _snapshot(docs)
     with pytest.raises(FloatingPointError):
-        build(docs, print_fn=lambda *_: None)
+        build(docs, print_fn=lambda *_: None, every_configuration=False)
     assert _snapshot(docs) == before
 
 
@@ -258,7 +260,7 @@ def test_malformed_entry_stops_the_build_before_anything(docs):
     entries["qwen3-8b"]["num_key_value_heads"] = 5
     before = _snapshot(docs)
     with pytest.raises(ModelInputError, match=r"model\[qwen3-8b\]\.num_key_value_heads"):
-        build(docs, catalog=load_catalog(model_entries=entries), print_fn=lambda *_: None)
+        build(docs, catalog=load_catalog(model_entries=entries), print_fn=lambda *_: None, every_configuration=False)
     assert _snapshot(docs) == before
 
 

@@ -13,23 +13,34 @@ from specmodel.closed_forms import expected_tokens_per_iteration
 alphas = st.floats(min_value=0.01, max_value=1.0)
 gammas = st.integers(min_value=1, max_value=12)
 CATALOG = default_catalog()
-states = st.builds(
-    State,
-    batch=st.sampled_from([1, 3, 16, 64, 300, 1024]),
-    context=st.sampled_from([1, 512, 2048, 9000, 32768]),
-    drafter=st.sampled_from(list(CATALOG.drafters)),
-    cost_model=st.sampled_from(FIELDS["cost_model"].choices),
-    gamma=gammas,
-    alpha=alphas,
-    acceptance=st.sampled_from(["falling", "same"]),
-    workload=st.sampled_from(["closed-batch", "steady-state"]),
-    output_tokens=st.sampled_from([1, 7, 64, 256]),
-)
+
+
+@st.composite
+def states(draw):
+    """Any state of the model: every target on every GPU, alone or split, with a drafter that
+    drafts for it (whether it fits in memory or not: the model prices both)."""
+    target = draw(st.sampled_from(list(CATALOG.targets)))
+    return State(
+        gpu=draw(st.sampled_from(list(CATALOG.gpus))),
+        target=target,
+        tp=draw(st.sampled_from(FIELDS["tp"].grid)),
+        batch=draw(st.sampled_from([1, 3, 16, 64, 300, 1024])),
+        context=draw(st.sampled_from([1, 512, 2048, 9000, 32768])),
+        drafter=draw(st.sampled_from(CATALOG.drafters_for(target))),
+        cost_model=draw(st.sampled_from(FIELDS["cost_model"].choices)),
+        gamma=draw(gammas),
+        alpha=draw(alphas),
+        acceptance=draw(st.sampled_from(["falling", "same"])),
+        workload=draw(st.sampled_from(["closed-batch", "steady-state"])),
+        output_tokens=draw(st.sampled_from([1, 7, 64, 256])),
+    )
+
+
 SETTINGS = settings(max_examples=60, deadline=None)
 
 
 @SETTINGS
-@given(states)
+@given(states())
 def test_mean_acceptance_length_bounds(s):
     el = evaluate(s).mean_acceptance_length
     assert 1 - 1e-12 <= el <= s.gamma + 1 + 1e-12
@@ -60,15 +71,17 @@ def test_same_acceptance_matches_eq1(gamma, alpha):
 
 
 @SETTINGS
-@given(states)
+@given(states())
 def test_ngram_speedup_at_least_draft_model(s):
+    # at the same α and γ a drafter that costs nothing beyond the verify pass wins
     ngram = evaluate(s.replace(drafter="ngram")).speedup
-    for d in ("qwen3-0.6b", "qwen3-1.7b"):
-        assert ngram >= evaluate(s.replace(drafter=d)).speedup - 1e-12
+    for d in CATALOG.drafters_for(s.target):
+        if CATALOG.drafter(d, s.target).kind == "draft-model":
+            assert ngram >= evaluate(s.replace(drafter=d)).speedup - 1e-12
 
 
 @SETTINGS
-@given(states)
+@given(states())
 def test_arithmetic_ratio_at_least_one(s):
     # At α = 1 nothing is wasted, and a verify pass prices its positions' attention at the
     # context before the pass (the spec's formula), a hair under plain decoding's: ≥ 1 − 1e-4.
@@ -76,11 +89,14 @@ def test_arithmetic_ratio_at_least_one(s):
 
 
 @SETTINGS
-@given(states)
+@given(states())
 def test_ngram_draft_share_is_zero_in_the_ideal_models_and_small_in_the_calibrated_one(s):
     share = evaluate(s.replace(drafter="ngram")).draft_time_share
     if s.cost_model == "calibrated":
-        assert 0 < share < 0.05  # the CPU's prompt lookup: measured at most ~2 % (Liu et al. 2026)
+        # the CPU's prompt lookup: measured at most ~2 % on a dense 8B target (Liu et al. 2026); a
+        # mixture of experts' pass is cheaper per token, so the lookup's share grows with batch
+        bound = 0.05 if s.batch <= 256 or not CATALOG.targets[s.target].is_moe else 0.12
+        assert 0 < share < bound
     else:
         assert share == 0
 
@@ -92,19 +108,23 @@ def test_tensor_core_idle_falls_with_batch(cost_model):
 
 
 SITE_AXES = {k: np.array(FIELDS[k].grid) for k in ("batch", "context", "gamma", "alpha")}
+# a dense target on one GPU, a mixture of experts on two, a large dense target on four of another kind
+GRID_CONFIGS = [("h100-sxm", "qwen3-8b", 1), ("h100-sxm", "qwen3-30b-a3b", 2), ("mi300x", "llama-3.3-70b-instruct", 4)]
+GRID_CASES = [(c, *k) for c in FIELDS["cost_model"].choices for k in GRID_CONFIGS]
 
 
-def _site_grid(cost_model):
+def _site_grid(cost_model, gpu, target, tp):
     g, a, f = np.meshgrid(SITE_AXES["gamma"], SITE_AXES["alpha"], [True, False], indexing="ij")
     triples = Triples(g.ravel(), a.ravel(), f.ravel())
     cost = CATALOG.cost_model(cost_model, "vllm")
-    return triples, evaluate_grid(SITE_AXES["batch"], SITE_AXES["context"], list(CATALOG.drafters.values()),
-                                  triples, CATALOG.targets["qwen3-8b"], CATALOG.gpus["h100-sxm"], 256, cost)
+    drafters = [CATALOG.drafter(d, target) for d in CATALOG.drafters_for(target)]
+    return triples, evaluate_grid(SITE_AXES["batch"], SITE_AXES["context"], drafters, triples,
+                                  CATALOG.targets[target], CATALOG.gpu_group(gpu, tp), 256, cost)
 
 
-@pytest.mark.parametrize("cost_model", FIELDS["cost_model"].choices)
-def test_no_nan_or_infinity_anywhere_in_the_grid(cost_model):
-    _, r = _site_grid(cost_model)
+@pytest.mark.parametrize("cost_model,gpu,target,tp", GRID_CASES)
+def test_no_nan_or_infinity_anywhere_in_the_grid(cost_model, gpu, target, tp):
+    _, r = _site_grid(cost_model, gpu, target, tp)
     arrays = [v for w in r.per_workload.values() for v in w.values()]
     arrays += list(r.acceptance.values()) + list(r.verify.values()) + list(r.draft.values())
     arrays += list(r.plain_pass.values()) + [r.memory_required_bytes, r.step_overhead_s, r.path_extra_s]
@@ -112,16 +132,17 @@ def test_no_nan_or_infinity_anywhere_in_the_grid(cost_model):
         assert np.all(np.isfinite(a))
 
 
-@pytest.mark.parametrize("cost_model", FIELDS["cost_model"].choices)
-def test_grid_agrees_with_single_state_evaluation(cost_model):
-    triples, r = _site_grid(cost_model)
+@pytest.mark.parametrize("cost_model,gpu,target,tp", GRID_CASES)
+def test_grid_agrees_with_single_state_evaluation(cost_model, gpu, target, tp):
+    triples, r = _site_grid(cost_model, gpu, target, tp)
     rng = np.random.default_rng(7)
-    drafters = list(CATALOG.drafters)
+    drafters = CATALOG.drafters_for(target)
     for _ in range(25):
         sizes = (SITE_AXES["batch"].size, SITE_AXES["context"].size, len(drafters), triples.gamma.size)
         bi, ci, di, si = (int(rng.integers(n)) for n in sizes)
         w = ["closed-batch", "steady-state"][int(rng.integers(2))]
-        s = State(batch=int(SITE_AXES["batch"][bi]), context=int(SITE_AXES["context"][ci]), drafter=drafters[di],
+        s = State(gpu=gpu, target=target, tp=tp, batch=int(SITE_AXES["batch"][bi]),
+                  context=int(SITE_AXES["context"][ci]), drafter=drafters[di],
                   gamma=int(triples.gamma[si]), alpha=float(triples.alpha[si]),
                   acceptance="falling" if triples.falling[si] else "same", workload=w, cost_model=cost_model)
         one = evaluate(s)

@@ -11,3 +11,13 @@ if (!window.__specPopstate) {
     if (handler && handler() === true) event.stopImmediatePropagation();
   });
 }
+
+// A linked state (a query) is painted hidden until its own numbers are on screen (page.js
+// removes the class; spec.css hides the build's numbers meanwhile). Set here, in <head>, so that
+// not even the first paint shows the default state's numbers under a link to another. A script
+// that never runs (no JavaScript) leaves the build's numbers, which are then the truth.
+// Should the page's modules never run (an old browser), the build's numbers come back after a while.
+if (location.search.length > 1) {
+  document.documentElement.classList.add("spec-pending");
+  window.__specPendingTimer = setTimeout(() => document.documentElement.classList.remove("spec-pending"), 10000);
+}

@@ -6,7 +6,7 @@ import { DataError, loadManifest, loadState, lookup, prefetch } from "./core/dat
 import { useFormats } from "./core/format.js";
 import { datasetsFor, followsState } from "./core/rows.js";
 import { Store } from "./core/store.js";
-import { parseQuery, sameState, serializeQuery } from "./core/url-state.js";
+import { constrainState, parseQuery, sameState, serializeQuery } from "./core/url-state.js";
 import { mountAnnouncer } from "./views/announce.js";
 import { mountBar } from "./views/bar.js";
 import { mountCharts, stopCharts, updateCharts } from "./views/charts.js";
@@ -80,14 +80,19 @@ class Page {
   mountSimulation() {
     this.announcer = mountAnnouncer(this.sim, this.manifest);
     this.bar = mountBar(this.sim);
+    // A moved control can leave the state outside its configuration (a drafter of another
+    // family after a change of target): it is brought back, and the note says how.
+    const everyField = new Set(this.manifest.state.map((s) => s.name));
     this.controls = mountControls(this.sim, this.manifest, {
-      onMove: (state) => {
+      onMove: (moved) => {
+        const { state } = constrainState(moved, this.manifest);
         this.state$.set(state, { source: "controls" });
         this.replaceUrl(state);
       },
-      onCommit: (state) => {
+      onCommit: (moved) => {
+        const { state, notes } = constrainState(moved, this.manifest, everyField);
         this.state$.set(state, { source: "controls" });
-        showNotes(this.sim, []);
+        showNotes(this.sim, notes);
         this.pushUrl(state);
         this.announcer.soon();
       },
@@ -245,6 +250,12 @@ class Page {
       for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-bar-fit]")) el.hidden = fits;
       const row = this.sim.querySelector("[data-token-row]");
       if (row) renderTokenRow(row, lookup(data, "token_row", state), data.manifest.contract);
+      const extrapolation = this.sim.querySelector("[data-extrapolation]");
+      if (extrapolation) {
+        const note = lookup(data, "extrapolation_note", state);
+        extrapolation.textContent = note ? `This configuration is ${note}.` : "";
+        extrapolation.hidden = !note;
+      }
       const config = this.sim.querySelector("[data-vllm=config]");
       if (config) config.textContent = configFlag(data, state);
       const log = this.sim.querySelector("[data-vllm=log]");
@@ -327,6 +338,7 @@ export async function setupPage() {
   const root = document.documentElement;
   // A linked state's numbers are not the build's: until they are on screen, the build's are
   // hidden (spec.css), so the first thing painted is never the default state's verdict.
+  clearTimeout(window.__specPendingTimer); // history-guard.js's fallback: this page manages the class now
   root.classList.toggle("spec-pending", location.search.length > 1);
   const ready = () => root.classList.remove("spec-pending");
   const sim = document.querySelector(".spec-sim#simulation");

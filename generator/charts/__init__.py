@@ -12,14 +12,14 @@ from __future__ import annotations
 from types import ModuleType
 
 from . import (
-    acceptance, breakdown, closed_form, decision, gamma, iteration, ladder, memory, roofline, sampler, shares,
+    acceptance, breakdown, closed_form, decision, gamma, iteration, ladder, memory, moe, roofline, sampler, shares,
     throughput, validation,
 )
 from .common import TABLE, data_url
 
 CHARTS: dict[str, ModuleType] = {m.NAME: m for m in (ladder, throughput, gamma, iteration, breakdown, validation,
-                                                      shares, roofline, memory, acceptance, closed_form, decision,
-                                                      sampler)}
+                                                      shares, roofline, memory, moe, acceptance, closed_form,
+                                                      decision, sampler)}
 CHART_NAMES: tuple[str, ...] = tuple(CHARTS)
 
 

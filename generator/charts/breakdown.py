@@ -31,6 +31,7 @@ LEGEND = {
     "target_weights_at_bandwidth": "matmuls at bandwidth",
     "target_weights_at_flop_rate": "matmuls at FLOP rate",
     "target_attention": "attention (KV cache)",
+    "target_allreduce": "all-reduces (tensor parallel)",
     "target_launch_floor": "target launch floor",
     "step_overhead": "engine step overhead",
 }
@@ -44,6 +45,7 @@ COLOURS = {
     "target_weights_at_bandwidth": "#5AA9E6",
     "target_weights_at_flop_rate": "#B4589F",
     "target_attention": TEAL,
+    "target_allreduce": "#C9A227",
     "target_launch_floor": "#7A6F66",
     "step_overhead": "#A7A9AC",
 }

@@ -100,6 +100,11 @@ def label(dim: str) -> dict:
     return {"label": dim}
 
 
+def field_label(dim: str, name: str) -> dict:
+    """The page's name for field ``name``'s value, which is a value of ``dim`` (a drafter key)."""
+    return {"field_label": [dim, name]}
+
+
 def column(key: str, header: str, fmt: str | None = None) -> dict:
     """A column of the chart's data table: the row key, its header, the format of its cells."""
     return {"key": key, "header": header, "format": fmt}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import GREY, ORANGE, axis, column, current, field, finish, label, label_expr, source, title, walk
+from .common import (GREY, ORANGE, axis, column, current, field, field_label, finish, label, label_expr, source, title,
+                     walk)
 
 NAME = "decision"
 DESCRIPTION = ("Three heatmaps, one per kind of traffic (chat, summarisation, code editing), over batch size and "
@@ -12,12 +13,13 @@ DESCRIPTION = ("Three heatmaps, one per kind of traffic (chat, summarisation, co
                "acceptance for that traffic and labelled with its best γ and speedup.")
 ROWS = {"table": [walk(["task", "batch", "context"], task=axis("task"), task_label=label("task"),
                        batch=axis("batch"), context=axis("context"),
-                       drafter=field("decision_drafter"), gamma=field("decision_gamma"),
+                       drafter=field("decision_drafter"), drafter_label=field_label("drafter", "decision_drafter"),
+                       gamma=field("decision_gamma"),
                        alpha=field("decision_alpha"), acceptance=field("decision_acceptance"),
                        speedup=field("decision_speedup"), fits=field("decision_fits"),
                        current=current("batch", "context"))]}
 COLUMNS = [column("task_label", "traffic"), column("batch", "concurrent sequences", "int"),
-           column("context", "context (tokens)", "int"), column("drafter", "best drafter"),
+           column("context", "context (tokens)", "int"), column("drafter_label", "best drafter"),
            column("gamma", "best γ", "int"), column("alpha", "its α"), column("speedup", "speedup", "times"),
            column("fits", "fits in memory", "yes")]
 CELL_NONE = GREY

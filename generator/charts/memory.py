@@ -9,15 +9,13 @@ NAME = "memory"
 DESCRIPTION = ("Two bar charts side by side: model weights in GiB and KV cache per token in KiB, for the "
                "target and each drafter.")
 ROWS = {"table": [
-    {"walk": [], "rows": [{"model": {"meta": "target"}, "role": literal("target"),
+    {"walk": [], "rows": [{"model": label("target"), "role": literal("target"),
                            "weight_bytes": field("target_weight_bytes"),
                            "kv_bytes_per_token": field("target_kv_bytes_per_token")}]},
     {"walk": ["drafter"], "rows": [{"model": label("drafter"), "role": literal("drafter"),
                                     "weight_bytes": field("draft_weight_bytes"),
                                     "kv_bytes_per_token": field("draft_kv_bytes_per_token")}]},
 ]}
-# The rows depend on the models, not on the state the reader sets: the chart never changes.
-FOLLOWS_STATE = False
 COLUMNS = [column("model", "model"), column("role", "role"), column("weight_bytes", "weights", "gib"),
            column("kv_bytes_per_token", "KV cache per token", "kib")]
 PANEL_WIDTH = 120

@@ -117,7 +117,7 @@ def _points() -> dict[str, Point]:
                             drafter="qwen3-0.6b", fit=True, tolerance=("pp", 5)))
     for i in (96, 97):
         points.append(Point(str(i), TIME_SHARES, LIU, "vllm", None, FITTED, _PROFILING_CONTEXT, _SHARES,
-                            drafter="eagle3"))
+                            drafter="eagle3", fit=True, tolerance=("pp", 5)))
     for i in (98, 99):
         points.append(Point(str(i), TIME_SHARES, LIU, "vllm", None, FITTED, _PROFILING_CONTEXT, _SHARES,
                             drafter="ngram", fit=True, tolerance=("pp", 5)))

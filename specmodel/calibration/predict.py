@@ -24,7 +24,7 @@ def iteration_parts(cost: CostModel, catalog: Catalog, point: Point, batch: int,
         verification = cost.forward_pass(target, gpu, batch, context_sum, 1).time_s
         return {"drafting": 0.0 * verification, "verification": verification, "other": other + 0.0 * verification}
     other = cost.step_overhead_s(batch, gamma + 1)
-    drafter = catalog.drafters[point.drafter]
+    drafter = catalog.drafter(point.drafter, point.target)
     drafting = drafter.draft_phase(cost, gpu, batch, context_sum, gamma).time_s
     verification = (cost.forward_pass(target, gpu, batch, context_sum, gamma + 1).time_s
                     + drafter.iteration_extra_s(cost, batch))
@@ -43,7 +43,7 @@ def predict(cost: CostModel, catalog: Catalog, point: Point, batch: int, gamma: 
     if point.quantity == PASS_RATIO:
         target = catalog.targets[point.target]
         gpu = catalog.gpus[point.gpu]
-        draft = catalog.drafters[point.drafter].architecture
+        draft = catalog.drafter(point.drafter, point.target).architecture
         context_sum = batch * np.asarray(context_tokens, dtype=float)
         return (cost.forward_pass(draft, gpu, batch, context_sum, 1).time_s
                 / cost.forward_pass(target, gpu, batch, context_sum, 1).time_s,)

@@ -157,10 +157,35 @@ WEIGHTS_AT_BANDWIDTH = "weights_at_bandwidth"  # weight GEMMs (and the embedding
 WEIGHTS_AT_FLOP_RATE = "weights_at_flop_rate"  # weight GEMMs bound by arithmetic
 ATTENTION = "attention"  # attention over the KV cache
 LAUNCH_FLOOR = "launch_floor"  # what the CPU's layer-by-layer launches add over the kernels
+ALLREDUCE = "allreduce"  # tensor parallelism's all-reduces between the GPUs
 WHOLE_PASS_AT_BANDWIDTH = "whole_pass_at_bandwidth"  # the whole-pass max, memory side binding
 WHOLE_PASS_AT_FLOP_RATE = "whole_pass_at_flop_rate"  # the whole-pass max, arithmetic side binding
 PASS_PARTS = (WHOLE_PASS_AT_BANDWIDTH, WHOLE_PASS_AT_FLOP_RATE, WEIGHTS_AT_BANDWIDTH, WEIGHTS_AT_FLOP_RATE,
-              ATTENTION, LAUNCH_FLOOR)
+              ATTENTION, ALLREDUCE, LAUNCH_FLOOR)
+
+
+def allreduce_bytes_sent(model, gpu, num_seqs, num_positions) -> np.ndarray:
+    """Bytes each GPU of a tensor-parallel group sends in one pass (0 on one GPU).
+
+    Megatron-style tensor parallelism all-reduces the activations twice per layer (after the
+    attention output projection and after the MLP's down projection), each T·h bf16 values for
+    T = n·n_pos tokens; a ring all-reduce sends 2·(tp − 1)/tp of the message from each GPU
+    (Shoeybi et al. 2019, arXiv 1909.08053; Patarasuk & Yuan 2009 for the ring).
+        bytes = 2·L · 2·(tp − 1)/tp · T·h·2
+    """
+    tp = gpu.tensor_parallel
+    tokens = np.asarray(num_seqs, dtype=float) * np.asarray(num_positions, dtype=float)
+    message = tokens * model.hidden_size * 2.0
+    return 2 * model.num_hidden_layers * 2 * (tp - 1) / tp * message
+
+
+def allreduce_time_s(model, gpu, num_seqs, num_positions, latency_s: float = 0.0) -> np.ndarray:
+    """The all-reduces of one pass: their bytes over the GPU's interconnect, one direction, plus
+    ``latency_s`` per all-reduce (2 per layer) when a cost model charges one. 0 on one GPU."""
+    if gpu.tensor_parallel == 1:
+        return np.zeros(np.broadcast_shapes(np.shape(num_seqs), np.shape(num_positions)))
+    sent = allreduce_bytes_sent(model, gpu, num_seqs, num_positions)
+    return sent / gpu.interconnect_bytes_per_s + 2 * model.num_hidden_layers * latency_s * (np.asarray(num_seqs) > 0)
 
 
 class CostModel:

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..architecture import Architecture
 from ..hardware import GPU
-from .base import LAUNCH_FLOOR, Affine, CostModel, PassPrice
+from .base import LAUNCH_FLOOR, Affine, CostModel, PassPrice, allreduce_time_s
 from .names import CALIBRATED
 from .per_kernel import KernelRates, kernel_price
 
@@ -42,6 +42,7 @@ ENGINE_CONSTANTS: dict[str, str] = {
     "step_overhead_per_token_s": "engine time per step per scored position of every sequence (s)",
     "ngram_lookup_per_seq_s": "CPU time of the n-gram prompt lookup per sequence per iteration (s)",
     "draft_model_iteration_per_seq_s": "time per sequence per iteration the draft-model path adds beyond its passes (s)",
+    "allreduce_latency_s": "fixed time of one all-reduce between tensor-parallel GPUs, beyond its bytes (s)",
 }
 
 
@@ -53,12 +54,15 @@ class Calibrated(CostModel):
     name: str = CALIBRATED
     label: str = "calibrated to a real engine"
 
-    def rates(self, gpu: GPU) -> KernelRates:
+    def rates(self, gpu: GPU, model: Architecture | None = None, num_seqs=0, num_positions=1) -> KernelRates:
         c = self.constants
+        comm = 0.0 if model is None else allreduce_time_s(model, gpu, num_seqs, num_positions,
+                                                          c["allreduce_latency_s"])
         return KernelRates(
             c["weight_bandwidth_efficiency"] * gpu.peak_memory_bandwidth_bytes_per_s,
             c["kv_bandwidth_efficiency"] * gpu.peak_memory_bandwidth_bytes_per_s,
             c["flop_efficiency"] * gpu.peak_flops_per_s,
+            comm,
         )
 
     def roof(self, gpu: GPU) -> tuple[float, float]:
@@ -75,7 +79,7 @@ class Calibrated(CostModel):
         return np.where(np.asarray(num_positions) > 1, model.num_hidden_layers * per_layer, 0.0)
 
     def price(self, model: Architecture, gpu: GPU, num_seqs, num_positions) -> PassPrice:
-        k = kernel_price(model, self.rates(gpu), num_seqs, num_positions)
+        k = kernel_price(model, self.rates(gpu, model, num_seqs, num_positions), num_seqs, num_positions)
         extra = self.outside_graph_s(model, num_positions)
         floor = self.launch_floor_s(model) * (np.asarray(num_seqs) > 0)
         gpu_time = Affine(k.gpu_time_s.v0 + extra, k.gpu_time_s.v1)
@@ -96,7 +100,7 @@ class Calibrated(CostModel):
     def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
         """The kernel parts, then LAUNCH_FLOOR: what the launch floor adds over the kernels, and
         the launches outside CUDA graphs. They add up to the pass time."""
-        k = kernel_price(model, self.rates(gpu), num_seqs, num_positions)
+        k = kernel_price(model, self.rates(gpu, model, num_seqs, num_positions), num_seqs, num_positions)
         c = np.asarray(context_sum, dtype=float)
         parts = {part: v0 + v1 * c for part, (v0, v1) in k.parts_s.items()}
         gpu_time = k.gpu_time_s.at(c)

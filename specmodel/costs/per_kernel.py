@@ -30,7 +30,9 @@ import numpy as np
 
 from ..architecture import BF16_BYTES, Architecture
 from ..hardware import GPU
-from .base import ATTENTION, WEIGHTS_AT_BANDWIDTH, WEIGHTS_AT_FLOP_RATE, Affine, CostModel, PassPrice
+from .base import (
+    ALLREDUCE, ATTENTION, WEIGHTS_AT_BANDWIDTH, WEIGHTS_AT_FLOP_RATE, Affine, CostModel, PassPrice, allreduce_time_s,
+)
 from .names import PER_KERNEL
 
 
@@ -46,6 +48,7 @@ class KernelRates:
     weight_bytes_per_s: float
     kv_bytes_per_s: float
     flops_per_s: float
+    allreduce_s: object = 0.0  # the pass's all-reduces (s; an array over n, n_pos), tensor parallel
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,19 @@ def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_position
 
     for _, in_f, out_f in model.layer_gemms:
         gemm(in_f, out_f, layers)
-    gemm(*model.lm_head_shape, 1)
+    for _, in_f, out_f in model.pass_gemms:
+        gemm(in_f, out_f, 1)
+    if model.is_moe:
+        # Each layer's experts as one grouped GEMM: the distinct experts the T tokens touch are
+        # read once each; every token multiplies through k of them.
+        touched = model.expected_experts_touched(tokens)
+        moved = present * touched * model.experts_bytes_per_layer
+        work = 2.0 * tokens * model.num_experts_per_tok * model.experts_bytes_per_layer / b
+        memory_bound = moved / bw >= work / rate
+        parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + layers * np.where(memory_bound, moved / bw, 0.0)
+        parts[WEIGHTS_AT_FLOP_RATE] = parts[WEIGHTS_AT_FLOP_RATE] + layers * np.where(memory_bound, 0.0, work / rate)
+        flops, bytes_ = flops + layers * work, bytes_ + layers * moved
+        memory, compute = memory + layers * moved / bw, compute + layers * work / rate
     # the embedding gather: T rows of the table, at bandwidth
     moved = b * tokens * model.hidden_size
     parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + moved / bw
@@ -106,6 +121,7 @@ def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_position
     attention = np.maximum(kv_per_token / kv_bw, attention_flops / rate) + 0 * n
 
     zero = np.zeros(np.broadcast_shapes(n.shape, n_pos.shape))
+    parts[ALLREDUCE] = rates.allreduce_s + zero
     gpu0 = sum(parts.values()) + zero
     parts_affine = {k: (v + zero, zero) for k, v in parts.items()}
     parts_affine[ATTENTION] = (zero, attention)
@@ -126,15 +142,16 @@ class PerKernel(CostModel):
     label = "the roofline kernel by kernel, ideal constants"
 
     @staticmethod
-    def rates(gpu: GPU) -> KernelRates:
-        return KernelRates(gpu.achieved_bytes_per_s, gpu.achieved_bytes_per_s, gpu.achieved_flops_per_s)
+    def rates(gpu: GPU, model: Architecture | None = None, num_seqs=0, num_positions=1) -> KernelRates:
+        comm = 0.0 if model is None else allreduce_time_s(model, gpu, num_seqs, num_positions)
+        return KernelRates(gpu.achieved_bytes_per_s, gpu.achieved_bytes_per_s, gpu.achieved_flops_per_s, comm)
 
     def price(self, model: Architecture, gpu: GPU, num_seqs, num_positions) -> PassPrice:
-        k = kernel_price(model, self.rates(gpu), num_seqs, num_positions)
+        k = kernel_price(model, self.rates(gpu, model, num_seqs, num_positions), num_seqs, num_positions)
         none = Affine(np.zeros_like(k.gpu_time_s.v0), np.zeros_like(k.gpu_time_s.v1))
         return PassPrice(k.gpu_time_s, none, k.flops, k.bytes, k.memory_time_s, k.compute_time_s)
 
     def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
-        k = kernel_price(model, self.rates(gpu), num_seqs, num_positions)
+        k = kernel_price(model, self.rates(gpu, model, num_seqs, num_positions), num_seqs, num_positions)
         c = np.asarray(context_sum, dtype=float)
         return {part: v0 + v1 * c for part, (v0, v1) in k.parts_s.items()}

@@ -46,6 +46,16 @@ class Drafter:
         """KV-cache bytes the drafter keeps per token of every sequence."""
         return 0
 
+    def serves(self, target) -> bool:
+        """Whether this drafter can draft for ``target`` (an Architecture). Any, unless the kind
+        says otherwise."""
+        return True
+
+    def for_target(self, target) -> "Drafter":
+        """This drafter as it drafts for ``target``: itself, unless the kind has one per target
+        (an EAGLE-3 head). Raise ModelInputError if it does not serve ``target``."""
+        return self
+
     def draft_phase(self, cost: CostModel, gpu: GPU, num_seqs, context_sum, gamma) -> PassCost:
         """The cost of proposing γ tokens for n sequences whose caches hold C tokens in all."""
         raise NotImplementedError

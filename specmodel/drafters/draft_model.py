@@ -39,6 +39,17 @@ class DraftModel(Drafter):
     def kv_bytes_per_token(self) -> int:
         return self.architecture.kv_bytes_per_token
 
+    def serves(self, target) -> bool:
+        """A smaller model of the same vocabulary: vLLM requires the draft and target models to
+        share their vocabulary (docs, "draft models")."""
+        return self.architecture.vocab_size == target.vocab_size and self.architecture.params < target.params
+
+    def for_target(self, target) -> "DraftModel":
+        if not self.serves(target):
+            raise ModelInputError("drafter", f"{self.key} cannot draft for {target.key} (another vocabulary, "
+                                  "or not smaller)", "a drafter of the target's family")
+        return self
+
     def draft_phase(self, cost: CostModel, gpu: GPU, num_seqs, context_sum, gamma) -> PassCost:
         return cost.repeated_passes(self.architecture, gpu, num_seqs, context_sum, num_seqs, gamma)
 

@@ -21,15 +21,26 @@ def manifest() -> dict:
     return json.loads((SITE / "data" / "manifest.json").read_text(encoding="utf-8"))
 
 
-def _controls() -> list[dict]:
-    """The state fields a reader can change (more than one value), each with its URL key, which is
-    also its control's name."""
+# Set by the configuration the reader picks (GPU and target), not by a control of its own: a URL
+# may still carry it.
+DERIVED = ("tp",)
+
+
+def _state_fields() -> list[dict]:
+    """The state fields that take more than one value, each with its URL key."""
     m = manifest()
     return [s for s in m["state"] if len(m["axes"][s["name"]]) > 1]
 
 
-# The URL keys (and control names) of the state a reader can change.
-KEYS = tuple(s["key"] for s in _controls())
+def _controls() -> list[dict]:
+    """The state fields a reader can change with a control, each with its URL key, which is also
+    its control's name."""
+    return [s for s in _state_fields() if s["name"] not in DERIVED]
+
+
+# The URL keys of the state a link can set, and the names of the controls a reader can move.
+KEYS = tuple(s["key"] for s in _state_fields())
+CONTROL_KEYS = tuple(s["key"] for s in _controls())
 
 
 def names_by_key() -> dict[str, str]:
@@ -124,7 +135,8 @@ def controls_state(page) -> dict:
 
 
 def state_of_controls(raw: dict[str, str]) -> dict:
-    """control_values() as axis values; a field without a control is at its default."""
+    """control_values() as axis values; a field without a control is at its default, the number
+    of GPUs at its configuration's."""
     m = manifest()
     state = dict(m["defaults"])
     for key, value in raw.items():
@@ -135,7 +147,23 @@ def state_of_controls(raw: dict[str, str]) -> dict:
             state[key] = type(axis[0])(value)
         else:
             state[key] = value
+    config = next((c for c in m["configurations"] if (c["gpu"], c["target"]) == (state["gpu"], state["target"])), None)
+    if config:
+        state["tp"] = config["tp"]
     return state
+
+
+def constrain(state: dict) -> dict:
+    """The state the page shows for ``state``: its configuration's number of GPUs, and each field
+    its configuration holds no data for moved to the default (or the configuration's first value)."""
+    m = manifest()
+    out = dict(state)
+    config = next(c for c in m["configurations"] if (c["gpu"], c["target"]) == (out["gpu"], out["target"]))
+    out["tp"] = config["tp"]
+    for name, values in config["axes"].items():
+        if out[name] not in values:
+            out[name] = m["defaults"][name] if m["defaults"][name] in values else values[0]
+    return out
 
 
 def current_query(page) -> str:

@@ -112,9 +112,10 @@ def test_a_click_on_the_decision_map_opens_that_cell(page, page_log):
     ).first
     before = mark.evaluate("e => e.getBoundingClientRect().top")
     mark.click(force=True)  # the cell's label sits on top and takes the click: same row
-    expected = {**manifest()["defaults"], "batch": 64, "context": 8192, "drafter": cell[3], "gamma": int(cell[4]),
+    drafter = {label: key for key, label in manifest()["labels"]["drafter"].items()}[cell[3]]  # the table names it
+    expected = {**manifest()["defaults"], "batch": 64, "context": 8192, "drafter": drafter, "gamma": int(cell[4]),
                 "alpha": float(cell[5])}
-    expected["acceptance"] = "same" if cell[3] == "ngram" else "falling"  # its typical shape (the model page)
+    expected["acceptance"] = "falling"  # every typical acceptance falls with position (the model page)
     wait_rendered(page, query_of(expected))
     assert controls_state(page) == expected
     assert mismatches(page, expected) == []

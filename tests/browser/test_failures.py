@@ -22,9 +22,9 @@ pytestmark = pytest.mark.browser
 MISSING, CORRUPT, FOREIGN = 0.55, 0.35, 0.65
 GOOD = 0.5
 # The charts whose rows follow the state (rows.js BUILDERS); the others are static.
-STATE_CHARTS = ("ladder", "throughput", "gamma", "iteration", "breakdown", "roofline", "acceptance", "closed_form",
+STATE_CHARTS = ("ladder", "throughput", "gamma", "iteration", "breakdown", "roofline", "memory", "acceptance", "closed_form",
                 "decision")
-STATIC_CHARTS = ("memory", "sampler", "validation", "shares")
+STATIC_CHARTS = ("sampler", "validation", "shares", "moe")
 BROKEN_SPEC = "closed_form"  # its spec is missing: picture and note for good
 
 

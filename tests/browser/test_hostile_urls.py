@@ -155,6 +155,7 @@ def expected(query: str) -> tuple[dict, int]:
     state, notes = dict(m["defaults"]), 0
     pairs = parse_qsl(query, keep_blank_values=True)
     names = names_by_key()
+    asked = set()  # fields the query set without a note of their own
     for key in KEYS:
         raws = [v for k, v in pairs if k == key]
         if not raws:
@@ -162,10 +163,15 @@ def expected(query: str) -> tuple[dict, int]:
         notes += len(raws) > 1
         name = names[key]
         axis, text = m["axes"][name], raws[-1].strip(JS_SPACE)
+        if name == "tp" and re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII):
+            state[name] = int(text)  # a number of GPUs: the configuration decides, below
+            asked.add(name)
+            continue
         if isinstance(axis[0], str):
             match = [v for v in axis if v.lower() == text.lower()]
             if match:
                 state[name] = match[0]
+                asked.add(name)
             else:
                 notes += 1
             continue
@@ -175,8 +181,26 @@ def expected(query: str) -> tuple[dict, int]:
             continue
         clamped = min(axis[-1], max(axis[0], x))
         value = _snap(axis, clamped, key in GEOMETRIC)
-        notes += clamped != x or abs(value - x) > 1e-9 * max(1, abs(x))
+        moved = clamped != x or abs(value - x) > 1e-9 * max(1, abs(x))
+        notes += moved
+        if not moved:
+            asked.add(name)
         state[name] = value
+    # The configuration (GPU, target) holds data for some values only: its own number of GPUs, its
+    # target's drafters, and away from the default one fewer of the other fields. A value it does
+    # not hold moves to the default (or its first value), with a note if the query asked for it.
+    config = next((c for c in m["configurations"] if (c["gpu"], c["target"]) == (state["gpu"], state["target"])), None)
+    if config is None:
+        notes += bool(asked & {"gpu", "target"})
+        state["gpu"], state["target"] = m["defaults"]["gpu"], m["defaults"]["target"]
+        config = m["configurations"][0]
+    if state["tp"] != config["tp"]:
+        notes += "tp" in asked
+        state["tp"] = config["tp"]
+    for name, values in config["axes"].items():
+        if state[name] not in values:
+            notes += name in asked
+            state[name] = m["defaults"][name] if m["defaults"][name] in values else values[0]
     return state, notes
 
 

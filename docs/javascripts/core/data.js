@@ -87,11 +87,14 @@ export function filePath(manifest, kind, state) {
   return path;
 }
 
-// Every file a state needs, fetched at once: {manifest, core, shard, ...}.
+// Every file a state needs, fetched at once: {manifest, config, core, shard, ...}; config is the
+// state's configuration (manifest "configurations"), whose axes index its tables.
 export async function loadState(manifest, state) {
   const kinds = Object.keys(manifest.contract.files);
   const files = await Promise.all(kinds.map((kind) => loadVersioned(manifest, filePath(manifest, kind, state))));
-  return Object.fromEntries([["manifest", manifest], ...kinds.map((kind, i) => [kind, files[i]])]);
+  const config = manifest.configurations.find((c) => c.gpu === state.gpu && c.target === state.target && c.tp === state.tp);
+  if (!config) throw new DataError(`${state.target} on ${state.gpu} (${state.tp} GPUs) is not a configuration of the site.`);
+  return Object.fromEntries([["manifest", manifest], ["config", config], ...kinds.map((kind, i) => [kind, files[i]])]);
 }
 
 // Start fetching what a nearby state will need, without waiting for it: `states` whose files
@@ -112,7 +115,7 @@ export function lookup(data, field, state, at = {}) {
   let index = 0;
   let size = 1;
   for (const dim of table.dims) {
-    const axis = axes[dim];
+    const axis = data.config?.axes[dim] ?? axes[dim];
     const position = axis.indexOf(dim in at ? at[dim] : state[dim]);
     if (position < 0) throw new DataError(`${dim}=${at[dim] ?? state[dim]} is not on the grid of "${field}".`);
     index = index * axis.length + position;

@@ -23,6 +23,11 @@ function resolve(spec, data, coords, point, state) {
       return value;
     case "label":
       return data.manifest.labels[value][coords[value]];
+    case "field_label": {
+      const [dim, name] = value;
+      const raw = lookup(data, name, coords, {});
+      return data.manifest.labels[dim][raw] ?? raw;
+    }
     case "meta":
       return data.manifest.configuration[value];
     default:
@@ -32,7 +37,7 @@ function resolve(spec, data, coords, point, state) {
 
 function rows(blocks, data, state) {
   return blocks.flatMap((block) =>
-    product(data.manifest.axes, block.walk).flatMap((point) => {
+    product({ ...data.manifest.axes, ...data.config?.axes }, block.walk).flatMap((point) => {
       const coords = { ...state, ...point };
       return block.rows.map((template) =>
         Object.fromEntries(Object.entries(template).map(([key, spec]) => [key, resolve(spec, data, coords, point, state)])),

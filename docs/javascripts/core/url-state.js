@@ -106,6 +106,56 @@ export function defaultState(manifest) {
   return state;
 }
 
+// The configuration (a target on a GPU, on its number of GPUs) a state belongs to, from the
+// manifest's "configurations".
+export function configurationOf(manifest, state) {
+  return manifest.configurations.find((c) => c.gpu === state.gpu && c.target === state.target) ?? null;
+}
+
+// The values of `name` the state's configuration has data for (the manifest's axis if it
+// does not restrict it).
+export function availableValues(manifest, state, name) {
+  return configurationOf(manifest, state)?.axes[name] ?? manifest.axes[name];
+}
+
+// A state whose fields agree with its configuration: the tensor-parallel degree is the
+// configuration's, and a drafter, cost model, acceptance shape or workload it has no data for
+// becomes the first one it has. `asked` holds the fields the reader chose (a link's keys, the
+// control just moved): a correction of one of those is said in a note.
+export function constrainState(state, manifest, asked = new Set()) {
+  const notes = [];
+  const out = { ...state };
+  const keys = Object.fromEntries(manifest.state.map((s) => [s.name, s.key]));
+  const describe = (name, value) => manifest.labels?.[name]?.[value] ?? String(value);
+  let config = configurationOf(manifest, out);
+  if (!config) {
+    // every GPU and target pair is offered; a pair without data falls back to the default one
+    const base = defaultState(manifest);
+    if (asked.has("gpu") || asked.has("target")) {
+      notes.push(`${describe("target", out.target)} on ${describe("gpu", out.gpu)} is not offered; using ` +
+        `${describe("target", base.target)} on ${describe("gpu", base.gpu)}.`);
+    }
+    out.gpu = base.gpu;
+    out.target = base.target;
+    config = configurationOf(manifest, out);
+  }
+  const where = `${describe("target", config.target)} on ${describe("gpu", config.gpu)}`;
+  if (out.tp !== config.tp) {
+    if (asked.has("tp")) notes.push(`${keys.tp}=${out.tp}: ${where} runs on ${describe("tp", config.tp)} here; using ${config.tp}.`);
+    out.tp = config.tp;
+  }
+  for (const [name, values] of Object.entries(config.axes)) {
+    if (values.includes(out[name])) continue;
+    const fallback = values.includes(defaultState(manifest)[name]) ? defaultState(manifest)[name] : values[0];
+    if (asked.has(name)) {
+      notes.push(`${keys[name]}=${out[name]}: not available for ${where} (${values.join(", ")}); using ` +
+        `${describe(name, fallback)}.`);
+    }
+    out[name] = fallback;
+  }
+  return { state: out, notes };
+}
+
 // Parse a query string ("?batch=64&…", with or without "?") into a complete, valid state.
 // Unknown keys are ignored; on a repeated key the last value wins. Returns {state, notes}, notes
 // being plain-text sentences for the reader (never HTML).
@@ -113,17 +163,26 @@ export function parseQuery(query, manifest) {
   const { axes, defaults, labels } = manifest;
   const state = defaultState(manifest);
   const notes = [];
+  const asked = new Set();
   const params = new URLSearchParams(query);
   for (const { name, key } of manifest.state) {
     const all = params.getAll(key);
     if (all.length === 0) continue;
     const raw = all[all.length - 1];
     if (all.length > 1) notes.push(`${key} appears ${all.length} times; using the last one.`);
+    if (name === "tp" && /^[1-9][0-9]{0,2}$/.test(raw.trim())) {
+      // a whole number of GPUs: the configuration decides, and constrainState says so
+      state.tp = Number(raw.trim());
+      asked.add(name);
+      continue;
+    }
     const { value, note } = parseValue(name, key, raw, axes, defaults, labels);
     state[name] = value;
     if (note) notes.push(note);
+    else asked.add(name);
   }
-  return { state, notes };
+  const constrained = constrainState(state, manifest, asked);
+  return { state: constrained.state, notes: [...notes, ...constrained.notes] };
 }
 
 // Only keys that differ from the defaults, in a fixed order, so equal states give equal URLs.

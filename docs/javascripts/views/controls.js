@@ -1,11 +1,12 @@
 // The simulation's controls: they show the state, and moving them proposes a new one.
 // `onMove(state)` while a control moves (a slider dragged), `onCommit(state)` when it settles.
 import { format, fixed } from "../core/format.js";
-import { snap, stateNames } from "../core/url-state.js";
+import { availableValues, snap, stateNames } from "../core/url-state.js";
 
 // Text beside a control; the build writes the same (simulation.html.j2, macro `shown`).
 export function controlText(manifest, name, value) {
   if (name === "batch" || name === "context") return format("int", value);
+  if (name === "tp") return manifest.labels?.tp?.[value] ?? String(value);
   if (name === "alpha") return fixed(value, 2);
   return manifest.labels?.[name]?.[value] ?? String(value);
 }
@@ -33,6 +34,14 @@ export function mountControls(sim, manifest, { onMove, onCommit }) {
     return state;
   }
 
+  // A choice the state's configuration has no data for is shown, disabled (a drafter of another
+  // family, the ideal cost model away from the default configuration).
+  function offer(name, state) {
+    const available = availableValues(manifest, state, name);
+    const options = [...form.querySelectorAll(`select[name="${keys[name]}"] option, input[type=radio][name="${keys[name]}"]`)];
+    for (const option of options) option.disabled = !available.includes(option.value);
+  }
+
   function write(state) {
     for (const name of stateNames(manifest)) {
       const el = control(name);
@@ -42,8 +51,16 @@ export function mountControls(sim, manifest, { onMove, onCommit }) {
         const index = manifest.axes[name].indexOf(value);
         el.value = el.dataset?.scale === "index" ? String(index) : String(value);
         if (el.type === "range") el.setAttribute("aria-valuetext", text);
+        offer(name, state);
       }
       for (const out of sim.querySelectorAll(`[data-output="${name}"]`)) out.textContent = text;
+    }
+    // The bar names a choice only while it differs from the starting one (the GPU and target
+    // go together).
+    const away = (name) => state[name] !== manifest.defaults[name];
+    for (const item of sim.querySelectorAll("[data-bar-item]")) {
+      const name = item.dataset.barItem;
+      item.hidden = !(name === "target" ? away("target") || away("gpu") : away(name));
     }
   }
 

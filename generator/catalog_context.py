@@ -1,0 +1,51 @@
+"""The catalog as the model page lists it: every GPU, model and drafter with its figures and
+source, the configurations the site offers, and the rule by which the calibrated constants are
+carried to them."""
+from __future__ import annotations
+
+from specmodel import Catalog
+from specmodel.extrapolation import extrapolation_rule
+
+from specmodel import FIELDS
+
+from .axes import WEIGHT_SHARE, configurations
+
+ROLES = {"target": "target", "draft": "draft model", "head": "EAGLE-3 head"}
+
+
+def _role(catalog: Catalog, key: str, model) -> str:
+    if key in catalog.targets:
+        return ROLES["target"]
+    return ROLES["head"] if model.is_eagle3_head else ROLES["draft"]
+
+
+def catalog_values(catalog: Catalog) -> dict:
+    gpus = [{"key": k, "label": g.label, "source": g.source,
+             "bandwidth_tb_per_s": g.peak_memory_bandwidth_bytes_per_s / 1e12,
+             "flops_tflop_per_s": g.peak_flops_per_s / 1e12, "capacity_bytes": g.memory_capacity_bytes,
+             "interconnect_gb_per_s": g.interconnect_bytes_per_s / 1e9}
+            for k, g in catalog.gpus.items()]
+    models = []
+    for k, m in catalog.models.items():
+        models.append({
+            "key": k, "label": m.label, "hf_id": m.hf_id, "role": _role(catalog, k, m),
+            "hidden_size": m.hidden_size, "intermediate_size": m.intermediate_size,
+            "num_hidden_layers": m.num_hidden_layers, "num_attention_heads": m.num_attention_heads,
+            "num_key_value_heads": m.num_key_value_heads, "head_dim": m.head_dim, "vocab_size": m.vocab_size,
+            "tie_word_embeddings": m.tie_word_embeddings, "is_moe": m.is_moe,
+            "num_experts": m.num_experts, "num_experts_per_tok": m.num_experts_per_tok,
+            "moe_intermediate_size": m.moe_intermediate_size,
+            "params": m.params, "active_params": m.active_params, "weight_bytes": m.weight_bytes,
+            "kv_bytes_per_token": m.kv_bytes_per_token,
+        })
+    drafters = []
+    for k, d in catalog.drafters.items():
+        serves = [catalog.targets[t].label for t in catalog.targets if k in catalog.drafters_for(t)]
+        drafters.append({"key": k, "label": d.label, "kind": d.kind, "serves": serves})
+    configs = [{"gpu": catalog.gpus[c.gpu].label, "target": catalog.targets[c.target].label, "tp": c.tp}
+               for c in configurations(catalog)]
+    missing = [(catalog.gpus[g].label, catalog.targets[t].label) for g in catalog.gpus for t in catalog.targets
+               if not any(c.gpu == g and c.target == t for c in configurations(catalog))]
+    return {"gpus": gpus, "models": models, "drafters": drafters, "configurations": configs,
+            "not_offered": missing, "extrapolation_rule": extrapolation_rule(),
+            "tp_grid": list(FIELDS["tp"].grid), "weight_share": WEIGHT_SHARE}

@@ -1,0 +1,18 @@
+"""The calibrated model's constants that are not fitted: each value with why it is what it is.
+
+The fit (fit.py) holds these fixed; the catalog's engine entries carry them with these sources.
+"""
+
+FIXED_CONSTANTS: dict[str, dict] = {
+    "verify_outside_graph_layer_s": {
+        "value": 0.0,
+        "source": "vLLM captures the verify pass in (piecewise) CUDA graphs, as it does plain decoding "
+                  "(vllm/v1/worker/gpu_model_runner.py)",
+    },
+    "allreduce_latency_s": {
+        "value": 8e-6,
+        "source": "estimate, not fitted: no measurement here has more than one GPU. A small all-reduce between "
+                  "NVLink-connected GPUs takes a few microseconds in NCCL and vLLM's custom all-reduce "
+                  "(nccl-tests' small-message latencies are 5–10 µs)",
+    },
+}

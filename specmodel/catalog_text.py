@@ -1,0 +1,36 @@
+"""``specmodel catalog``: every entry of the catalog as text, with its figures and its source."""
+from __future__ import annotations
+
+from .catalog import Catalog
+from .extrapolation import CALIBRATED_GPU, CALIBRATED_TARGET
+
+
+def catalog_text(catalog: Catalog) -> str:
+    """GPUs, targets and the other models, drafters (with the targets each serves) and engines."""
+    lines = ["GPUs (datasheet figures; dense bf16):"]
+    for key, g in catalog.gpus.items():
+        lines.append(f"  {key:<10} {g.label}: {g.peak_flops_per_s / 1e12:,.1f} TFLOP/s, "
+                     f"{g.peak_memory_bandwidth_bytes_per_s / 1e12:.3g} TB/s, {g.memory_capacity_bytes / 1e9:.0f} GB, "
+                     f"interconnect {g.interconnect_bytes_per_s / 1e9:.0f} GB/s each way"
+                     + ("" if key == CALIBRATED_GPU else "  [calibrated constants extrapolated]"))
+        lines.append(f"             source: {g.source}")
+    lines += ["", "Models (Hugging Face config.json; parameters computed from the fields):"]
+    for key, m in catalog.models.items():
+        role = "target" if key in catalog.targets else "head" if m.is_eagle3_head else "draft"
+        moe = (f", {m.num_experts} experts, {m.num_experts_per_tok} per token, "
+               f"{m.active_params / 1e9:.2f} B active" if m.is_moe else "")
+        lines.append(f"  {key:<30} {role:<6} {m.params / 1e9:7.3f} B params, {m.weight_bytes / 2**30:7.2f} GiB bf16, "
+                     f"KV {m.kv_bytes_per_token // 1024} KiB/token, L={m.num_hidden_layers} h={m.hidden_size}{moe}"
+                     f"  ({m.hf_id})")
+    lines += ["", "Drafters (the targets each drafts for):"]
+    for key, d in catalog.drafters.items():
+        serves = [t for t in catalog.targets if d.serves(catalog.targets[t])]
+        heads = getattr(d, "heads", None)
+        detail = ("; heads: " + ", ".join(f"{t} → {h.hf_id}" for t, h in heads.items())) if heads else ""
+        lines.append(f"  {key:<14} {d.kind:<11} {d.label}: {', '.join(serves)}{detail}")
+    lines += ["", f"Engines (calibrated on {CALIBRATED_TARGET} on one {CALIBRATED_GPU}; elsewhere extrapolated):"]
+    for key, e in catalog.engines.items():
+        lines.append(f"  {key}: {e.label} ({e.calibrated_on})")
+        for name, value in e.constants.items():
+            lines.append(f"    {name:<34} {value:.6g}  {e.sources[name][:110]}")
+    return "\n".join(lines)

@@ -1,0 +1,94 @@
+"""Other GPUs and targets: a link opens a non-default configuration and its readouts are the
+command line's; the drafter menu follows the target; a misspelled GPU or target, or a tensor
+parallelism the configuration does not use, falls back and says so; the extrapolation is said."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from .site_helpers import controls_state, current_query, manifest, page_readouts, query_of, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+# readouts of the simulation and the CLI's JSON key for each
+COMPARED = ("speedup", "spec_tokens_per_s", "plain_tokens_per_s", "mean_acceptance_length", "draft_time_share",
+            "arithmetic_ratio", "verify_bytes", "memory_required_bytes")
+
+
+def _cli(state: dict) -> dict:
+    args = ["evaluate", "--json", "--ignore-memory"]
+    for name, option in (("gpu", "--gpu"), ("target", "--target"), ("tp", "--tp"), ("cost_model", "--cost-model"),
+                         ("batch", "--batch"), ("context", "--context"), ("drafter", "--drafter"),
+                         ("gamma", "--gamma"), ("alpha", "--alpha"), ("acceptance", "--acceptance"),
+                         ("workload", "--workload")):
+        args += [option, str(state[name])]
+    out = subprocess.run([sys.executable, "-m", "specmodel", *args], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("changes", [
+    {"gpu": "h200", "target": "llama-3.3-70b-instruct", "tp": 2, "drafter": "eagle3", "batch": 16},
+    {"gpu": "h100-sxm", "target": "qwen3-30b-a3b", "tp": 2, "drafter": "eagle3", "gamma": 2, "batch": 4},
+    {"gpu": "l40s", "target": "llama-3.1-8b-instruct", "tp": 1, "drafter": "llama-3.2-1b", "alpha": 0.6},
+])
+def test_a_link_opens_another_configuration_with_the_clis_numbers(page, page_log, changes):
+    state = {**manifest()["defaults"], **changes}
+    query = query_of(state)
+    page.goto("/" + query)
+    wait_rendered(page, query)
+    assert controls_state(page) == state
+    shown, cli = page_readouts(page), _cli(state)
+    for key in COMPARED:
+        assert float(shown[key]) == pytest.approx(cli[key], rel=5.0001e-4), key
+    # the calibrated constants are carried to this GPU or target: the page says so, in words
+    note = page.locator("#simulation [data-extrapolation]")
+    assert note.is_visible() and "extrapolated" in note.inner_text()
+
+
+def test_the_default_configuration_is_not_called_extrapolated(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    assert not page.locator("#simulation [data-extrapolation]").is_visible()
+
+
+def test_the_drafter_menu_follows_the_target(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    drafter = page.locator("#simulation select[name=drafter]")
+    enabled = lambda: drafter.evaluate("s => [...s.options].filter(o => !o.disabled).map(o => o.value)")  # noqa: E731
+    assert "llama-3.2-1b" not in enabled() and "qwen3-0.6b" in enabled()
+    page.locator("#simulation select[name=target]").select_option("llama-3.1-8b-instruct")
+    expected = {**manifest()["defaults"], "target": "llama-3.1-8b-instruct", "drafter": "llama-3.2-1b",
+                "cost_model": "calibrated"}
+    wait_rendered(page, query_of(expected))
+    assert set(enabled()) == {"llama-3.2-1b", "eagle3", "ngram"}
+    assert drafter.input_value() == "llama-3.2-1b"
+    # and the URL holds the new configuration
+    assert "target=llama-3.1-8b-instruct" in current_query(page)
+
+
+@pytest.mark.parametrize("query, said", [
+    ("?gpu=h100&batch=8", "gpu=h100"),
+    ("?target=qwen3-80b&batch=8", "target=qwen3-80b"),
+])
+def test_a_misspelled_gpu_or_target_falls_back_and_says_so(page, page_log, query, said):
+    page.goto("/" + query)
+    expected = {**manifest()["defaults"], "batch": 8}
+    wait_rendered(page, query_of(expected))
+    assert controls_state(page) == expected
+    notes = page.locator("#simulation [data-notes]")
+    assert notes.is_visible() and said in notes.inner_text()
+    assert current_query(page) == "?batch=8"
+
+
+def test_a_tensor_parallelism_the_configuration_does_not_use_is_corrected(page, page_log):
+    page.goto("/?gpu=h200&target=llama-3.3-70b-instruct&tp=8")
+    expected = {**manifest()["defaults"], "gpu": "h200", "target": "llama-3.3-70b-instruct", "tp": 2,
+                "drafter": "llama-3.2-1b"}  # the default drafter drafts for Qwen3 only
+    wait_rendered(page, query_of(expected))
+    assert controls_state(page)["tp"] == 2
+    text = page.locator("#simulation [data-notes]").inner_text()
+    assert "tp=8" in text and "2 GPUs" in text and "outside" not in text
