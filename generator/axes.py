@@ -38,7 +38,8 @@ MEASURED_STUDIES = (GPUSTACK, SILYBENCH)
 LABELS = {
     "cost_model": {"calibrated": "calibrated to vLLM", "per-kernel": "ideal, kernel by kernel",
                    "whole-pass": "ideal roofline"},
-    "acceptance": {"falling": "falling with position", "same": "the same at every position"},
+    "acceptance": {"falling": "falling with position", "same": "the same at every position",
+                   "rising": "rising with position"},
     "workload": {"closed-batch": "closed batch", "steady-state": "steady state"},
     "breakdown_model": {"whole-pass": "ideal, whole pass", "per-kernel": "ideal, kernel by kernel",
                         "calibrated": "calibrated (vLLM)"},

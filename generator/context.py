@@ -8,7 +8,13 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
-from specmodel.acceptance import FALLING_DECAY
+import numpy as np
+
+from specmodel import FIELDS as SITE_FIELDS
+from specmodel.acceptance import FALLING_DECAY, RISING_DECAY, RISING_FIT_DATA, per_position_acceptance
+from specmodel.metrics import advise, fit_acceptance, parse_metrics
+from specmodel.metrics.advice import DYNAMIC_SD_DOCS
+from specmodel.metrics.parse import EXAMPLE as METRICS_EXAMPLE, Reading
 from specmodel.claims import evaluate_claims
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
@@ -53,6 +59,33 @@ def check_live_format(key: str, fmt: str) -> str:
     return ""
 
 
+# The drafter whose log the paste box's example is (specmodel/metrics/parse.py EXAMPLE).
+METRICS_EXAMPLE_DRAFTER = "ngram"
+
+
+def rising_fit() -> list[dict]:
+    """The vectors the rising shape's constant was fitted to, each with its best rising α and residual."""
+    out = []
+    for source, url, rates in RISING_FIT_DATA:
+        reading = Reading(source=source, records=1, per_position_acceptance=rates)
+        grid = np.linspace(0.001, 1, 1000)
+        model = per_position_acceptance(len(rates), grid, "rising", len(rates))
+        rms = np.sqrt(np.mean((model - np.array(rates)) ** 2, axis=-1))
+        out.append({"source": source, "url": url, "rates": list(rates), "gamma": len(rates), "rms": float(rms.min()),
+                    "shape_chosen": fit_acceptance(reading).shape})
+    return out
+
+
+def metrics_example(site) -> dict:
+    """The paste box's example, and what the page shows for it at the site's starting state with
+    the n-gram drafter: the reading, the fit on the site's α grid and the model's advice."""
+    reading = parse_metrics(METRICS_EXAMPLE)
+    fit = fit_acceptance(reading, SITE_FIELDS["alpha"].grid)
+    advice = advise(site.base.replace(drafter=METRICS_EXAMPLE_DRAFTER), fit, site.catalog)
+    return {"example": METRICS_EXAMPLE, "example_drafter": METRICS_EXAMPLE_DRAFTER, "dynamic_docs": DYNAMIC_SD_DOCS,
+            "reading": reading.as_dict(), "fit": fit.as_dict(), "advice": advice.as_dict()}
+
+
 def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     """Template variables.
 
@@ -75,7 +108,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         for k, d in bound.items()
     })
     ctx["constants"] = Scope("constants", {
-        "falling_decay": FALLING_DECAY, "output_tokens": site.base.output_tokens, "grid_states": site_states(site),
+        "falling_decay": FALLING_DECAY, "rising_decay": RISING_DECAY, "rising_fit": rising_fit(), "output_tokens": site.base.output_tokens, "grid_states": site_states(site),
         "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
         "sampler_vocabulary_size": len(sampler_demo.rows), "token_row_passes": len(sim["token_row"]),
     })
@@ -92,6 +125,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     ctx["axes"] = site.axes
     ctx["labels"] = site.labels
     ctx["sim"] = sim
+    ctx["metrics"] = Scope("metrics", metrics_example(site))
 
     @jinja2.pass_context
     def chart(template_context, name: str, caption: str = "") -> Markup:

@@ -16,6 +16,7 @@ from specmodel import default_catalog
 from .axes import configurations, manifest_axes, state_keys
 from .jsonfile import dumps
 from .charts import CHARTS
+from .acceptance_table import acceptance_table
 from .contract import FIELDS, FILES, TABLES, manifest_contract, stored_many
 from .formats import FORMATS
 from .site_model import SiteModel
@@ -100,6 +101,8 @@ def manifest(site: SiteModel) -> dict:
                            for c in configurations(catalog)],
         "contract": manifest_contract(),
         "formats": FORMATS,
+        # the paste box's fit (generator/acceptance_table.py)
+        "acceptance_table": acceptance_table(),
         # the charts whose rows follow the state: how to build them, and their tables' columns
         "charts": {name: {"rows": c.ROWS, "columns": c.COLUMNS} for name, c in CHARTS.items()
                    if c.ROWS and getattr(c, "FOLLOWS_STATE", True)},

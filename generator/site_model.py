@@ -18,6 +18,7 @@ import numpy as np
 from specmodel import Catalog, Triples, evaluate_grid
 from specmodel.breakdown import iteration_breakdown, plain_step_breakdown
 from specmodel.extrapolation import extrapolation_note
+from specmodel.acceptance import shape_code
 from specmodel.closed_forms import expected_tokens_ceiling, expected_tokens_per_iteration
 from specmodel.vllm import engine_log_counts, format_per_position, speculative_config_flag
 
@@ -57,8 +58,8 @@ def _triples(axes: dict) -> Triples:
     """Every (acceptance, α, γ), triple index = (acceptance·|α| + α)·|γ| + γ."""
     acc, alpha, gamma = np.meshgrid(np.arange(len(axes["acceptance"])), np.array(axes["alpha"]),
                                     np.array(axes["gamma"]), indexing="ij")
-    falling = np.array([a == "falling" for a in axes["acceptance"]])[acc.ravel()]
-    return Triples(gamma=gamma.ravel(), alpha=alpha.ravel(), falling=falling)
+    codes = shape_code(list(axes["acceptance"]))[acc.ravel()]
+    return Triples(gamma=gamma.ravel(), alpha=alpha.ravel(), shape=codes)
 
 
 def token_row_counts(per_position, passes: int) -> list[int]:
@@ -319,8 +320,8 @@ class SiteModel:
         acc_dims = ("acceptance", "alpha", "gamma")
         from specmodel.acceptance import mean_acceptance_length, per_position_acceptance
 
-        el = mean_acceptance_length(triples.gamma, triples.alpha, triples.falling, triples.max_gamma)
-        pp = per_position_acceptance(triples.gamma, triples.alpha, triples.falling, triples.max_gamma)
+        el = mean_acceptance_length(triples.gamma, triples.alpha, triples.shape, triples.max_gamma)
+        pp = per_position_acceptance(triples.gamma, triples.alpha, triples.shape, triples.max_gamma)
         self._set("mean_acceptance_length", Named(el.reshape(na, nal, ng), acc_dims))
         gammas = list(ax["gamma"])
         lists = np.empty((na, nal, ng), dtype=object)

@@ -1,8 +1,10 @@
 """The acceptance model: how many of γ guesses survive one iteration.
 
-Arrays: ``gamma``, ``alpha`` and ``falling`` broadcast together (shape S); results add a trailing
+Arrays: ``gamma``, ``alpha`` and ``shape`` broadcast together (shape S); results add a trailing
 axis of length ``max_gamma`` (positions) or ``max_gamma + 1`` (accepted counts k = 0 … γ),
-zero-padded past each state's γ.
+zero-padded past each state's γ. ``shape`` is an acceptance shape's name or its index in
+ACCEPTANCE_SHAPES (0 falling, 1 same, 2 rising), or an array of either. In every shape α is the
+acceptance rate of the first draft position.
 """
 from __future__ import annotations
 
@@ -10,45 +12,81 @@ import numpy as np
 
 FALLING = "falling"
 SAME = "same"
-ACCEPTANCE_SHAPES = (FALLING, SAME)
+RISING = "rising"
+ACCEPTANCE_SHAPES = (FALLING, SAME, RISING)
 # Conditional acceptance decays by this factor per draft position in the `falling` shape: the
 # value fitted to the seed essay's per-position vector at α = 0.75 (positions 1 to 4: .751, .477,
 # .261, .123).
 FALLING_DECAY = 0.85
+# In the `rising` shape the conditional *rejection* rate 1 − a_j shrinks by this factor per
+# position: a match that has started tends to continue (n-gram and suffix drafters). Fitted by
+# least squares, α free per vector, to two vLLM n-gram per-position vectors: vLLM PR #24344
+# (prompt lookup on blazedit, γ 5: .81, .74, .70, .68, .66) and a vLLM n-gram log quoted in our
+# issue tracker (γ 3: .543, .357, .264); RMS residuals 0.015 and 0.018.
+RISING_DECAY = 0.65
+# The per-position vectors RISING_DECAY was fitted to: (where it was logged, its address or None,
+# rates p_1 … p_γ).
+RISING_FIT_DATA = (
+    ("vLLM pull request #24344, prompt lookup on code edits", "https://github.com/vllm-project/vllm/pull/24344",
+     (0.81, 0.74, 0.70, 0.68, 0.66)),
+    ("a vLLM user's n-gram log", None, (0.543, 0.357, 0.264)),
+)
 
 
-def conditional_acceptance(gamma, alpha, falling, max_gamma: int) -> np.ndarray:
+def shape_code(shape) -> np.ndarray:
+    """Index into ACCEPTANCE_SHAPES of each element of ``shape`` (names or indices).
+
+    Raises ValueError naming the allowed shapes for anything else.
+    """
+    a = np.asarray(shape)
+    if a.dtype.kind in "iu":
+        if a.size and (a.min() < 0 or a.max() >= len(ACCEPTANCE_SHAPES)):
+            raise ValueError(f"acceptance shape index out of range; allowed 0 … {len(ACCEPTANCE_SHAPES) - 1}")
+        return a.astype(np.int64)
+    if a.dtype.kind in "UO":
+        lookup = {name: i for i, name in enumerate(ACCEPTANCE_SHAPES)}
+        try:
+            return np.vectorize(lookup.__getitem__, otypes=[np.int64])(a) if a.ndim else np.int64(lookup[a.item()])
+        except KeyError:
+            raise ValueError(f"acceptance shape {shape!r} is not one of {', '.join(ACCEPTANCE_SHAPES)}") from None
+    raise ValueError(f"acceptance shape {shape!r} is not one of {', '.join(ACCEPTANCE_SHAPES)}")
+
+
+def conditional_acceptance(gamma, alpha, shape, max_gamma: int) -> np.ndarray:
     """a_j, the probability draft position j is accepted given positions 1 … j−1 were.
 
-    falling: a_j = α·0.85^(j−1); same (i.i.d., Leviathan et al. 2023 §3.1): a_j = α.
-    Shape S + (max_gamma,); zero for j > γ.
+    falling: a_j = α·0.85^(j−1); same (i.i.d., Leviathan et al. 2023 §3.1): a_j = α;
+    rising: a_j = 1 − (1 − α)·0.65^(j−1). Shape S + (max_gamma,); zero for j > γ.
     """
-    gamma, alpha, falling = np.broadcast_arrays(np.asarray(gamma), np.asarray(alpha, float), np.asarray(falling, bool))
+    gamma, alpha, code = np.broadcast_arrays(np.asarray(gamma), np.asarray(alpha, float), shape_code(shape))
     j = np.arange(1, max_gamma + 1)
-    decay = np.where(falling[..., None], FALLING_DECAY ** (j - 1), 1.0)
-    return np.where(j <= gamma[..., None], alpha[..., None] * decay, 0.0)
+    a = alpha[..., None]
+    c = code[..., None]
+    value = np.where(c == 0, a * FALLING_DECAY ** (j - 1),
+                     np.where(c == 1, a, 1.0 - (1.0 - a) * RISING_DECAY ** (j - 1)))
+    return np.where(j <= gamma[..., None], value, 0.0)
 
 
-def per_position_acceptance(gamma, alpha, falling, max_gamma: int) -> np.ndarray:
+def per_position_acceptance(gamma, alpha, shape, max_gamma: int) -> np.ndarray:
     """p_j = a_1·…·a_j: the share of iterations in which position j reaches the output.
 
     This is what vLLM logs as "Per-position acceptance rate". Shape S + (max_gamma,).
     """
-    return np.cumprod(conditional_acceptance(gamma, alpha, falling, max_gamma), axis=-1)
+    return np.cumprod(conditional_acceptance(gamma, alpha, shape, max_gamma), axis=-1)
 
 
-def accepted_count_distribution(gamma, alpha, falling, max_gamma: int) -> np.ndarray:
+def accepted_count_distribution(gamma, alpha, shape, max_gamma: int) -> np.ndarray:
     """P(k accepted) = p_k − p_{k+1}, p_0 = 1, p_{γ+1} = 0 (rejection truncates the prefix).
 
     Shape S + (max_gamma + 1,), k = 0 … max_gamma; sums to 1 over k.
     """
-    p = per_position_acceptance(gamma, alpha, falling, max_gamma)
+    p = per_position_acceptance(gamma, alpha, shape, max_gamma)
     ones = np.ones(p.shape[:-1] + (1,))
     zeros = np.zeros(p.shape[:-1] + (1,))
     survival = np.concatenate([ones, p], axis=-1)
     return survival - np.concatenate([p, zeros], axis=-1)
 
 
-def mean_acceptance_length(gamma, alpha, falling, max_gamma: int) -> np.ndarray:
+def mean_acceptance_length(gamma, alpha, shape, max_gamma: int) -> np.ndarray:
     """E[L] = 1 + Σ_j p_j: tokens one iteration emits on average (bonus/corrected token included)."""
-    return 1.0 + per_position_acceptance(gamma, alpha, falling, max_gamma).sum(axis=-1)
+    return 1.0 + per_position_acceptance(gamma, alpha, shape, max_gamma).sum(axis=-1)

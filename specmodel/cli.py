@@ -1,4 +1,4 @@
-"""Command line: ``specmodel evaluate | vllm-log | sweep | catalog | claims | calibrate | validate``.
+"""Command line: ``specmodel evaluate | vllm-log | sweep | fit-metrics | catalog | claims | calibrate | validate``.
 
 The only module of the package that does I/O. Options come from ``fields.FIELDS``. Bad input
 exits with status 2 and one line that names the option and what it accepts; never a traceback,
@@ -24,6 +24,9 @@ from .costs import COST_MODELS
 from .errors import ModelInputError
 from .extrapolation import extrapolation_note
 from .fields import FIELDS
+from .metrics import advise, fit_acceptance, parse_metrics
+from .metrics.fit import FINE_ALPHAS
+from .metrics.report import reading_lines, report
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -150,6 +153,47 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
     note = extrapolation_note(state, catalog)
     notes = [f"  ({n})" for n in (alpha_note, note) if n]
     return "\n".join([header] + [f"  {k:<{width}}  {v}" for k, v in rows] + notes)
+
+
+# The fields a reader of fit-metrics sets; the fit sets γ, α and the acceptance shape.
+FIT_METRICS_FIELDS = ("gpu", "target", "tp", "drafter", "batch", "context", "workload", "cost_model")
+
+
+def _fit_metrics(args, catalog: Catalog) -> str:
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        text = Path(args.file).read_text(encoding="utf-8", errors="replace")
+    reading = parse_metrics(text)
+    try:
+        fit = fit_acceptance(reading, FIELDS["alpha"].grid if args.site_grid else FINE_ALPHAS)
+    except ModelInputError:
+        # partial input: say what was read, then (exit 2) what is missing
+        print(json.dumps({"reading": reading.as_dict()}) if args.json else "\n".join(reading_lines(reading)))
+        raise
+    notes = []
+    if fit.gamma > FIELDS["gamma"].high:
+        raise ModelInputError("metrics", f"the text has {fit.gamma} draft positions", f"at most {FIELDS['gamma'].high}")
+    values = {name: getattr(args, name) for name in FIT_METRICS_FIELDS}
+    if values["batch"] is None:
+        if reading.running_requests:
+            values["batch"] = max(1, round(reading.running_requests))
+            notes.append(f"batch {values['batch']}: vllm:num_requests_running in the scrape; --batch sets it")
+        else:
+            values["batch"] = FIELDS["batch"].default
+            notes.append(f"batch {values['batch']}: the text does not say; --batch sets it")
+    if values["drafter"] is None:
+        serving = catalog.drafters_for(values["target"])
+        default = FIELDS["drafter"].default
+        values["drafter"] = default if default in serving else serving[0]
+        notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")
+    state = State(**values, gamma=fit.gamma, alpha=fit.alpha, acceptance=fit.shape)
+    catalog.check_state(state)
+    advice = advise(state, fit, catalog)
+    if args.json:
+        return json.dumps({"reading": reading.as_dict(), "fit": fit.as_dict(), "advice": advice.as_dict(),
+                           "notes": notes})
+    return report(reading, fit, advice, catalog, notes)
 
 
 def _claims() -> tuple[str, bool]:
@@ -300,6 +344,18 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
     cal = sub.add_parser("calibrate", help="fit the calibrated model's constants to the measurements")
     cal.add_argument("--data", help="the measurements CSV (default: the packaged one)")
     cal.add_argument("--write", action="store_true", help="store the fitted constants in specmodel/calibration/fitted.py")
+    fm = sub.add_parser("fit-metrics", help="fit acceptance to vLLM's spec-decode log lines or Prometheus counters, "
+                        "and say what γ the model recommends")
+    fm.add_argument("file", help="a saved engine log or /metrics scrape, or - for standard input")
+    for name in FIT_METRICS_FIELDS:
+        f = FIELDS[name]
+        names = _names(f, catalog)
+        choices = f" ({', '.join(names or f.choices)})" if (names or f.choices) else ""
+        default = None if name in ("drafter", "batch") else f.default
+        fm.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
+                        help=f"{f.help}{choices}; default {default if default is not None else 'from the text, else ' + str(f.default)}")
+    fm.add_argument("--site-grid", action="store_true", help="fit α on the site's grid (steps of 0.05), as the page does")
+    fm.add_argument("--json", action="store_true", help="one JSON object: reading, fit, advice")
     sub.add_parser("catalog", help="every GPU, model, drafter and engine constant, with its figures and source")
     val = sub.add_parser("validate", help="every cost model against every measurement")
     val.add_argument("--data", help="the measurements CSV (default: the packaged one)")
@@ -335,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "catalog":
             print(catalog_text(catalog))
+            return 0
+        if args.command == "fit-metrics":
+            print(_fit_metrics(args, catalog))
             return 0
         state = _state(args, catalog)
         catalog.check_state(state)

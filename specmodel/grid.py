@@ -25,11 +25,12 @@ from .workloads import CLOSED_BATCH, STEADY_STATE, batch_running_probability, cl
 
 @dataclass(frozen=True)
 class Triples:
-    """The acceptance settings of S states: γ (int), α in (0, 1], falling (bool), each shape (S,)."""
+    """The acceptance settings of S states: γ (int), α in (0, 1], the acceptance shape (its index
+    in ``acceptance.ACCEPTANCE_SHAPES``), each of shape (S,)."""
 
     gamma: np.ndarray
     alpha: np.ndarray
-    falling: np.ndarray
+    shape: np.ndarray
 
     @property
     def max_gamma(self) -> int:
@@ -39,7 +40,7 @@ class Triples:
     def key(self) -> tuple:
         """The settings as bytes, for caching what depends only on them."""
         return (np.asarray(self.gamma, dtype=np.int64).tobytes(), np.asarray(self.alpha, dtype=np.float64).tobytes(),
-                np.asarray(self.falling, dtype=np.bool_).tobytes())
+                np.asarray(self.shape, dtype=np.int64).tobytes())
 
 
 @dataclass
@@ -83,13 +84,13 @@ class _Steps:
 
 @functools.lru_cache(maxsize=4)
 def _cached_steps(key: tuple, output_tokens: int) -> _Steps:
-    gamma, alpha, falling = (np.frombuffer(b, dtype=t) for b, t in zip(key, (np.int64, np.float64, np.bool_)))
-    return _steps(Triples(gamma, alpha, falling), output_tokens)
+    gamma, alpha, shape = (np.frombuffer(b, dtype=t) for b, t in zip(key, (np.int64, np.float64, np.int64)))
+    return _steps(Triples(gamma, alpha, shape), output_tokens)
 
 
 def _steps(triples: Triples, output_tokens: int) -> _Steps:
     """The DP's steps of every triple (cached: every cost model of a grid shares them)."""
-    probs = accepted_count_distribution(triples.gamma, triples.alpha, triples.falling, triples.max_gamma)
+    probs = accepted_count_distribution(triples.gamma, triples.alpha, triples.shape, triples.max_gamma)
     active, token_sum = closed_batch_schedule(probs, output_tokens)
     running = active > 0  # a prefix of each row: the DP stops once a sequence is surely done
     lengths = running.sum(axis=1)
@@ -144,10 +145,10 @@ def evaluate_grid(
     p = np.asarray(context, dtype=float)[None, :, None, None]
     gamma = triples.gamma[None, None, None, :]
     max_gamma = triples.max_gamma
-    el = mean_acceptance_length(triples.gamma, triples.alpha, triples.falling, max_gamma)
+    el = mean_acceptance_length(triples.gamma, triples.alpha, triples.shape, max_gamma)
     acceptance = {
         "mean_acceptance_length": el,
-        "per_position_acceptance": per_position_acceptance(triples.gamma, triples.alpha, triples.falling, max_gamma),
+        "per_position_acceptance": per_position_acceptance(triples.gamma, triples.alpha, triples.shape, max_gamma),
     }
     el4 = el[None, None, None, :]
 

@@ -5,7 +5,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .acceptance import FALLING
+from .acceptance import shape_code
 from .catalog import Catalog, default_catalog
 from .grid import Triples, evaluate_grid
 from .state import State
@@ -87,7 +87,7 @@ def evaluate(state: State | None = None, *, catalog: Catalog | None = None, **ch
     triples = Triples(
         gamma=np.array([state.gamma]),
         alpha=np.array([float(state.alpha)]),
-        falling=np.array([state.acceptance == FALLING]),
+        shape=shape_code([state.acceptance]),
     )
     cost = catalog.cost_model(state.cost_model, state.engine)
     r = evaluate_grid([state.batch], [state.context], [drafter], triples, target, gpu, state.output_tokens, cost)

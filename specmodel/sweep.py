@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 
 import numpy as np
 
-from .acceptance import FALLING
+from .acceptance import shape_code
 from .catalog import Catalog
 from .errors import ModelInputError
 from .fields import FIELDS, FLOAT, INT, Field
@@ -90,7 +90,7 @@ def sweep(values: dict[str, list], catalog: Catalog) -> dict[str, list]:
         target, gpu = catalog.targets[setting["target"]], catalog.gpu_group(setting["gpu"], setting["tp"])
         drafters = [catalog.drafter(k, setting["target"]) for k in values["drafter"]]
         g, a, s = np.meshgrid(values["gamma"], values["alpha"], values["acceptance"], indexing="ij")
-        triples = Triples(g.ravel().astype(int), a.ravel().astype(float), (s.ravel() == FALLING))
+        triples = Triples(g.ravel().astype(int), a.ravel().astype(float), shape_code(s.ravel()))
         grid = evaluate_grid(values["batch"], values["context"], drafters, triples, target, gpu,
                              setting["output_tokens"], cost)
         results[combo] = (grid, target, gpu, drafters)

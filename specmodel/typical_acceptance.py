@@ -113,14 +113,13 @@ def solve_alpha(mean_length: float, gamma: int, acceptance: str) -> float:
     to at most γ + 1, so bisection finds the one root. ValueError outside 1 < E[L] < γ + 1."""
     if not 1 < mean_length < gamma + 1:
         raise ValueError(f"a mean acceptance length at γ = {gamma} lies strictly between 1 and {gamma + 1}")
-    falling = acceptance == FALLING
-    top = float(mean_acceptance_length(gamma, 1.0, falling, gamma))
+    top = float(mean_acceptance_length(gamma, 1.0, acceptance, gamma))
     if mean_length >= top:
         raise ValueError(f"the {acceptance} shape reaches at most {top:.3f} at γ = {gamma}")
     lo, hi = 0.0, 1.0
     for _ in range(60):
         mid = (lo + hi) / 2
-        if float(mean_acceptance_length(gamma, mid, falling, gamma)) < mean_length:
+        if float(mean_acceptance_length(gamma, mid, acceptance, gamma)) < mean_length:
             lo = mid
         else:
             hi = mid

@@ -16,7 +16,8 @@ def closed_batch(batch, context, drafter, gamma, alpha, acceptance, g=256):
     t = catalog.targets["qwen3-8b"]
     gpu = catalog.gpus["h100-sxm"]
     d = catalog.drafters[drafter]
-    a = [alpha * (0.85 ** j if acceptance == "falling" else 1) for j in range(gamma)]
+    a = [alpha * 0.85 ** j if acceptance == "falling" else alpha if acceptance == "same" else 1 - (1 - alpha) * 0.65 ** j
+         for j in range(gamma)]
     p = [1.0]
     for x in a:
         p.append(p[-1] * x)

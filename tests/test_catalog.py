@@ -130,7 +130,7 @@ from specmodel.typical_acceptance import TASKS, TYPICAL_ACCEPTANCE_ENTRIES, solv
 def test_solve_alpha_gives_back_the_measured_length(length, gamma, shape):
     alpha = solve_alpha(length, gamma, shape)
     assert 0 < alpha < 1
-    assert float(mean_acceptance_length(gamma, alpha, shape == "falling", gamma)) == pytest.approx(length, abs=1e-9)
+    assert float(mean_acceptance_length(gamma, alpha, shape, gamma)) == pytest.approx(length, abs=1e-9)
 
 
 def test_solve_alpha_refuses_a_length_no_alpha_gives():
@@ -166,7 +166,7 @@ def test_eagle3_acceptance_gives_back_the_published_mean_acceptance_length(targe
     for task, length in zip(("chat", "summarisation", "code-editing"), lengths, strict=True):
         e = tasks[task]
         assert (e.basis, e.measured_gamma, e.mean_acceptance_length, e.acceptance) == ("measured", gamma, length, "falling")
-        assert float(mean_acceptance_length(gamma, e.alpha, True, gamma)) == pytest.approx(length, abs=1e-9)
+        assert float(mean_acceptance_length(gamma, e.alpha, "falling", gamma)) == pytest.approx(length, abs=1e-9)
 
 
 def _entries(**edit):
@@ -183,7 +183,7 @@ def _entries(**edit):
 
 @pytest.mark.parametrize("edit, where, allowed", [
     ({"ngram__*__chat__basis": "guessed"}, "typical_acceptance[ngram][*][chat].basis", "measured or assumed"),
-    ({"ngram__*__chat__acceptance": "rising"}, "typical_acceptance[ngram][*][chat].acceptance", "falling, same"),
+    ({"ngram__*__chat__acceptance": "upwards"}, "typical_acceptance[ngram][*][chat].acceptance", "falling, same, rising"),
     ({"ngram__*__chat__mean_acceptance_length": 9.0}, "typical_acceptance[ngram][*][chat].mean_acceptance_length",
      "between 1 and 4"),
     ({"ngram__*__chat__source": None}, "typical_acceptance[ngram][*][chat].source", "every field of"),

@@ -19,6 +19,7 @@ import pytest
 from generator.axes import axes, defaults, site_state
 from generator.essay_states import ESSAY_STATES
 from specmodel import Triples, default_catalog, evaluate, evaluate_grid
+from specmodel.acceptance import shape_code
 from specmodel.closed_forms import arithmetic_increase
 
 AXES = axes(default_catalog())
@@ -88,7 +89,7 @@ def _ngram_speedups(cost_model: str) -> np.ndarray:
     default = site_state(cost_model=cost_model)
     catalog = default_catalog()
     triples = Triples(gamma=np.array([default.gamma]), alpha=np.array([default.alpha]),
-                      falling=np.array([default.acceptance == "falling"]))
+                      shape=shape_code([default.acceptance]))
     grid = evaluate_grid(AXES["batch"], AXES["context"], [catalog.drafters["ngram"]], triples,
                          catalog.targets[default.target], catalog.gpus[default.gpu], default.output_tokens,
                          catalog.cost_model(default.cost_model, default.engine))

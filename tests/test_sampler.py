@@ -62,10 +62,10 @@ def test_accepted_count_sample_follows_the_distribution_and_extends_with_gamma()
     from specmodel.acceptance import per_position_acceptance
     from specmodel.sampler import sample_accepted_counts
 
-    p4 = per_position_acceptance(4, 0.75, True, 4)
+    p4 = per_position_acceptance(4, 0.75, "falling", 4)
     counts = np.bincount(sample_accepted_counts(p4, 100_000, seed=3, max_positions=10), minlength=5)
     expected = 100_000 * (np.concatenate([[1.0], p4]) - np.concatenate([p4, [0.0]]))
     assert chisquare(counts, expected).pvalue > 0.001
     short = sample_accepted_counts(p4, 50, seed=9, max_positions=10)
-    long = sample_accepted_counts(per_position_acceptance(10, 0.75, True, 10), 50, seed=9, max_positions=10)
+    long = sample_accepted_counts(per_position_acceptance(10, 0.75, "falling", 10), 50, seed=9, max_positions=10)
     assert all(k10 >= k4 and (k4 == 4 or k10 == k4) for k4, k10 in zip(short, long))

@@ -11,6 +11,7 @@ import { mountAnnouncer } from "./views/announce.js";
 import { mountBar } from "./views/bar.js";
 import { mountCharts, stopCharts, updateCharts } from "./views/charts.js";
 import { mountControls } from "./views/controls.js";
+import { mountMetrics } from "./views/metrics.js";
 import { showFitNotes } from "./views/fit-notes.js";
 import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
@@ -98,6 +99,21 @@ class Page {
       },
     });
     this.state$.subscribe((state) => this.controls.show(state));
+    const box = document.querySelector("[data-metrics]");
+    if (box) {
+      this.metrics = mountMetrics(box, this.manifest, { apply: (values) => this.applyMetrics(values) });
+      // The paste box's own GPU, target, drafter and batch controls move the same state.
+      const deployment = mountControls(this.metrics.controls.parentElement, this.manifest, {
+        onMove: () => {},
+        onCommit: (moved) => {
+          const { state, notes } = constrainState(moved, this.manifest, new Set(["gpu", "target", "drafter", "batch"]));
+          this.state$.set(state, { source: "controls" });
+          showNotes(this.sim, notes);
+          this.pushUrl(state);
+        },
+      });
+      this.state$.subscribe((state) => deployment.show(state));
+    }
     this.sim.querySelector("[data-action=reset]")?.addEventListener("click", () => this.go(""));
     this.sim.querySelector("[data-action=copy-link]")?.addEventListener("click", () => this.copyLink());
   }
@@ -137,13 +153,31 @@ class Page {
 
   // A state from outside the controls: an explorable link, a click on a chart, reset. The page
   // does not move: the reader stays where they read, and the bar shows the result there.
-  go(query) {
+  go(query, { quiet = false } = {}) {
     const { state, notes } = parseQuery(query, this.manifest);
     showNotes(this.sim, notes);
     this.pushUrl(state);
     this.state$.set(state, { source: "link" });
-    this.announcer?.soon();
+    if (!quiet) this.announcer?.soon();
     this.bar?.changed();
+    return state;
+  }
+
+  // The paste box fitted the reader's numbers: show that state, and resolve with {state, data}
+  // once it is on screen (the box then announces its own summary, once).
+  applyMetrics(values) {
+    const state = this.go(serializeQuery({ ...this.state$.get(), ...values }, this.manifest), { quiet: true });
+    return new Promise((resolve) => {
+      let stop = () => {};
+      const check = (shown) => {
+        if (shown && sameState(shown.state, state)) {
+          stop();
+          resolve(shown);
+        }
+      };
+      stop = this.shown$.subscribe(check);
+      check(this.shown$.get());
+    });
   }
 
   // Still on screen: the theme replaces the content before it announces the next page, and
@@ -227,6 +261,7 @@ class Page {
   // --- showing the numbers ---------------------------------------------------------------
 
   render(shown) {
+    this.metrics?.shown(shown);
     if (shown.error) {
       this.showError(shown.error);
       return;
@@ -238,6 +273,7 @@ class Page {
       this.showError(error);
       return;
     }
+
     const chartsDone = this.refreshCharts();
     showFitNotes(document.body, data, state);
     // Pictures of the default state must not stand in for another one (spec.css).

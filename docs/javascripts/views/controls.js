@@ -37,7 +37,7 @@ export function mountControls(sim, manifest, { onMove, onCommit }) {
   // A choice the state's configuration has no data for is shown, disabled (a drafter of another
   // family, the ideal cost model away from the default configuration).
   function offer(name, state) {
-    const available = availableValues(manifest, state, name);
+    const available = availableValues(manifest, state, name).map(String);
     const options = [...form.querySelectorAll(`select[name="${keys[name]}"] option, input[type=radio][name="${keys[name]}"]`)];
     for (const option of options) option.disabled = !available.includes(option.value);
   }

@@ -1,0 +1,62 @@
+// Fitting the acceptance model to a reading, as specmodel/metrics/fit.py does with the site's α
+// grid: the model's per-position acceptance and mean acceptance lengths are looked up in the
+// manifest's acceptance_table (generator/acceptance_table.py), never computed here; only the
+// residuals against the reader's numbers are.
+
+export const PER_POSITION = "per-position rates";
+export const MEAN_LENGTH = "mean acceptance length";
+
+export class FitError extends Error {}
+
+// {shape, alpha, gamma, residual, residuals, basis, fitted_per_position, fitted_mean_acceptance_length,
+//  positions_used}. A reading with more draft positions than the table holds is fitted on the
+// first ones (the simulation's γ stops there), and `truncated` says so.
+export function fitOnGrid(reading, table) {
+  const alphas = table.alphas;
+  const top = table.per_position[table.shapes[0]][0].length;
+  if (reading.per_position_acceptance && reading.per_position_acceptance.length) {
+    const measured = reading.per_position_acceptance.slice(0, top);
+    const gamma = measured.length;
+    let best = null;
+    const residuals = {};
+    for (const shape of table.shapes) {
+      let shapeBest = null;
+      table.per_position[shape].forEach((row, i) => {
+        let s = 0;
+        for (let j = 0; j < gamma; j += 1) s += (row[j] - measured[j]) ** 2;
+        const rms = Math.sqrt(s / gamma);
+        if (shapeBest === null || rms < shapeBest.rms) shapeBest = { rms, i };
+      });
+      residuals[shape] = shapeBest.rms;
+      if (best === null || shapeBest.rms < best.residual - 1e-12) best = { shape, i: shapeBest.i, residual: shapeBest.rms };
+    }
+    return result(table, best.shape, best.i, gamma, best.residual, residuals, PER_POSITION, reading, top);
+  }
+  if (reading.mean_acceptance_length !== null && reading.gamma) {
+    const gamma = Math.min(reading.gamma, top);
+    const shape = table.shapes[0]; // falling, the model's default shape
+    let best = null;
+    table.mean_acceptance_length[shape].forEach((row, i) => {
+      const gap = Math.abs(row[gamma - 1] - reading.mean_acceptance_length);
+      if (best === null || gap < best.gap) best = { gap, i };
+    });
+    return result(table, shape, best.i, gamma, best.gap, { [shape]: best.gap }, MEAN_LENGTH, reading, top);
+  }
+  const missing = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
+  throw new FitError(`The ${reading.source} text cannot be fitted: ${missing}`);
+}
+
+function result(table, shape, i, gamma, residual, residuals, basis, reading, top) {
+  const perPos = table.per_position[shape][i].slice(0, gamma);
+  return {
+    shape,
+    alpha: table.alphas[i],
+    gamma,
+    residual,
+    residuals,
+    basis,
+    fitted_per_position: perPos,
+    fitted_mean_acceptance_length: table.mean_acceptance_length[shape][i][gamma - 1],
+    truncated: (reading.gamma ?? gamma) > top ? reading.gamma : null,
+  };
+}

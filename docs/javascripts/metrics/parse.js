@@ -1,0 +1,399 @@
+// Reading a reader's pasted speculative-decoding metrics: the same formats, rules and notes as
+// specmodel/metrics/parse.py (whose docstring quotes each engine's source); the tests feed both
+// the same texts. Nothing here touches the page: text in, a plain object out.
+
+export const MAX_TEXT_CHARS = 20_000_000;
+
+export const EXAMPLE =
+  "SpecDecoding metrics: Mean acceptance length: 2.16, Accepted throughput: 116.40 tokens/s, Drafted " +
+  "throughput: 300.00 tokens/s, Accepted: 1164 tokens, Drafted: 3000 tokens, Per-position acceptance rate: " +
+  "0.543, 0.357, 0.264, Avg Draft acceptance rate: 38.8%";
+export const EXPECTED =
+  "vLLM's 'SpecDecoding metrics:' or 'Speculative metrics:' log lines, a Prometheus scrape of " +
+  "vllm:spec_decode_* counters, or llama-server 'draft acceptance' lines, for example: " +
+  EXAMPLE;
+
+export class MetricsInputError extends Error {
+  constructor(problem) {
+    super(`${problem}. Expected ${EXPECTED}`);
+    this.problem = problem;
+  }
+}
+
+const NUM = "([0-9]+(?:\\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|nan|NaN|inf)";
+
+function find(pattern, line) {
+  const m = new RegExp(pattern).exec(line);
+  return m ? Number(m[1] === "nan" || m[1] === "NaN" ? NaN : m[1] === "inf" ? Infinity : m[1]) : null;
+}
+
+function rates(text) {
+  return (text.match(/nan|[0-9]+(?:\.[0-9]+)?/g) ?? []).map((x) => (x === "nan" ? NaN : Number(x)));
+}
+
+function mostCommon(values) {
+  const counts = new Map();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = null;
+  for (const [v, n] of counts) if (best === null || n > counts.get(best)) best = v;
+  return best;
+}
+
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+
+function reading(source, records, fields = {}) {
+  return {
+    source,
+    records,
+    gamma: null,
+    num_drafts: null,
+    num_draft_tokens: null,
+    num_accepted_tokens: null,
+    mean_acceptance_length: null,
+    per_position_acceptance: null,
+    running_requests: null,
+    v0_draft_acceptance_rate: null,
+    notes: [],
+    ...fields,
+  };
+}
+
+// --- vLLM V1 log lines -------------------------------------------------------------------------
+
+function v1Line(line) {
+  const at = line.indexOf("SpecDecoding metrics:");
+  if (at < 0) return null;
+  line = line.slice(at);
+  const perPos = /Per-position acceptance rate:\s*((?:nan|[0-9.]+)(?:,\s*(?:nan|[0-9.]+))*)/.exec(line);
+  return {
+    mean: find("Mean acceptance length:\\s*" + NUM, line),
+    accepted: find("Accepted:\\s*([0-9]+) tokens", line),
+    drafted: find("Drafted:\\s*([0-9]+) tokens", line),
+    per_pos: perPos ? rates(perPos[1]) : null,
+    throughputs: line.includes("Accepted throughput"),
+  };
+}
+
+function poolV1(lines) {
+  const notes = [];
+  const withPos = lines.filter((x) => x.per_pos && x.per_pos.length > 0);
+  if (withPos.length === 0) {
+    const means = lines.filter((x) => x.mean !== null).map((x) => x.mean);
+    const drafted = sum(lines.map((x) => x.drafted ?? 0));
+    notes.push(
+      "The lines have no per-position acceptance rates (vLLM 0.8.3 and 0.8.4 print none), so the number of " +
+        "draft positions and the shape of acceptance cannot be told; paste a line from vLLM 0.8.5 or later, or " +
+        "the Prometheus counters.",
+    );
+    return reading("vLLM V1 log", lines.length, {
+      num_draft_tokens: drafted || null,
+      num_accepted_tokens: sum(lines.map((x) => x.accepted ?? 0)),
+      mean_acceptance_length: means.length ? means[means.length - 1] : null,
+      notes,
+    });
+  }
+  const k = mostCommon(withPos.map((x) => x.per_pos.length));
+  const used = withPos.filter((x) => x.per_pos.length === k);
+  if (used.length < lines.length) {
+    notes.push(
+      `${lines.length - used.length} of ${lines.length} lines were left out: they have no per-position rates ` +
+        `or a number of positions other than ${k}.`,
+    );
+  }
+  let noBonus = false;
+  let drafts = 0;
+  let accepted = 0;
+  let drafted = 0;
+  const weighted = new Array(k).fill(0);
+  for (const x of used) {
+    const pos = x.per_pos.map((p) => (Number.isNaN(p) ? 0 : p));
+    const s = sum(pos);
+    if (x.mean !== null && !x.throughputs && Math.abs(x.mean - s) < Math.abs(x.mean - 1 - s)) noBonus = true;
+    const d = x.drafted !== null ? x.drafted / k : 1;
+    drafts += d;
+    accepted += x.accepted !== null ? x.accepted : d * s;
+    drafted += x.drafted !== null ? x.drafted : d * k;
+    pos.forEach((p, j) => {
+      weighted[j] += p * d;
+    });
+  }
+  if (noBonus) notes.push("The mean acceptance length leaves out the bonus token, as vLLM 0.8.5 printed it; 1 was added.");
+  if (drafts <= 0) {
+    notes.push("The lines count no drafts: nothing was speculated in their interval.");
+    return reading("vLLM V1 log", lines.length, { gamma: k, notes });
+  }
+  if (used.length > 1) notes.push(`${used.length} lines were pooled, each weighted by its number of drafts (drafted tokens / ${k}).`);
+  return reading("vLLM V1 log", lines.length, {
+    gamma: k,
+    num_drafts: drafts,
+    num_draft_tokens: drafted,
+    num_accepted_tokens: accepted,
+    mean_acceptance_length: 1 + accepted / drafts,
+    per_position_acceptance: weighted.map((w) => w / drafts),
+    notes,
+  });
+}
+
+// --- vLLM V0 log lines -------------------------------------------------------------------------
+
+function v0Line(line) {
+  const at = line.indexOf("Speculative metrics:");
+  if (at < 0) return null;
+  line = line.slice(at);
+  return {
+    rate: find("Draft acceptance rate:\\s*" + NUM, line),
+    k: find("Number of speculative tokens:\\s*([0-9]+)", line),
+    accepted: find("Number of accepted tokens:\\s*([0-9]+)", line),
+    drafted: find("Number of draft tokens(?: tokens)?:\\s*([0-9]+)", line),
+    emitted: find("Number of emitted tokens(?: tokens)?:\\s*([0-9]+)", line),
+  };
+}
+
+function readV0(lines) {
+  const last = lines[lines.length - 1];
+  const notes = ["vLLM V0 counts since the server started, so the last line was read (it holds the whole run)."];
+  const { k, drafted, emitted } = last;
+  if (!k || drafted === null || emitted === null) {
+    notes.push("The line lacks the number of speculative, draft or emitted tokens needed for the mean acceptance length.");
+    return reading("vLLM V0 log", lines.length, { v0_draft_acceptance_rate: last.rate, notes });
+  }
+  if (drafted === 0) {
+    notes.push("The line counts no draft tokens: nothing was speculated yet.");
+    return reading("vLLM V0 log", lines.length, { gamma: k, v0_draft_acceptance_rate: last.rate, notes });
+  }
+  const drafts = drafted / k;
+  notes.push("V0 prints no per-position rates, so the shape of acceptance cannot be told from the line.");
+  notes.push(
+    "V0's draft acceptance rate counts every draft token that passes its test, even after an earlier " +
+      "rejection: an estimate of α averaged over positions, not the share of drafts accepted.",
+  );
+  return reading("vLLM V0 log", lines.length, {
+    gamma: k,
+    num_drafts: drafts,
+    num_draft_tokens: drafted,
+    num_accepted_tokens: emitted - drafts,
+    mean_acceptance_length: emitted / drafts,
+    v0_draft_acceptance_rate: last.rate,
+    notes,
+  });
+}
+
+// --- llama-server lines ------------------------------------------------------------------------
+
+const LLAMA = /draft acceptance(?: rate)? = ([0-9.]+) \(\s*([0-9]+) accepted \/\s*([0-9]+) generated\)(?:, mean len =\s*([0-9.]+))?/;
+const LLAMA_POS = /acc per pos = \(([^)]*)\)/;
+
+function readLlama(lines) {
+  const notes = [];
+  const requests = [];
+  for (const line of lines) {
+    const m = LLAMA.exec(line);
+    if (m) {
+      requests.push({ accepted: Number(m[2]), drafted: Number(m[3]), mean: m[4] ? Number(m[4]) : null, per_pos: null });
+      continue;
+    }
+    const p = LLAMA_POS.exec(line);
+    if (p && requests.length) requests[requests.length - 1].per_pos = rates(p[1]);
+  }
+  const accepted = sum(requests.map((r) => r.accepted));
+  const drafted = sum(requests.map((r) => r.drafted));
+  const withMean = requests.filter((r) => r.mean !== null && r.mean > 1);
+  if (withMean.length === 0) {
+    notes.push(
+      "These llama-server lines give accepted / drafted tokens only (no mean len): the number of verify passes, " +
+        "and so the mean acceptance length, cannot be told.",
+    );
+    return reading("llama-server log", requests.length, { num_draft_tokens: drafted, num_accepted_tokens: accepted, notes });
+  }
+  const steps = (r) => r.accepted / (r.mean - 1);
+  const drafts = sum(withMean.map(steps));
+  const mean = 1 + sum(withMean.map((r) => r.accepted)) / drafts;
+  const withPos = withMean.filter((r) => r.per_pos && r.per_pos.length);
+  let perPos = null;
+  let gamma = null;
+  if (withPos.length) {
+    gamma = mostCommon(withPos.map((r) => r.per_pos.length));
+    const used = withPos.filter((r) => r.per_pos.length === gamma);
+    const total = sum(used.map(steps));
+    perPos = Array.from({ length: gamma }, (_, j) => sum(used.map((r) => r.per_pos[j] * steps(r))) / total);
+  } else {
+    notes.push(
+      "No 'acc per pos' lines (llama-server prints them at trace level), so the number of draft positions and " +
+        "the shape of acceptance cannot be told.",
+    );
+  }
+  if (requests.length > 1) notes.push(`${requests.length} requests were pooled, each weighted by its verify passes.`);
+  return reading("llama-server log", requests.length, {
+    gamma,
+    num_drafts: drafts,
+    num_draft_tokens: drafted,
+    num_accepted_tokens: accepted,
+    mean_acceptance_length: mean,
+    per_position_acceptance: perPos,
+    notes,
+  });
+}
+
+// --- Prometheus text format --------------------------------------------------------------------
+
+const SAMPLE = /^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)/;
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+const COUNTERS = [
+  "spec_decode_num_drafts",
+  "spec_decode_num_draft_tokens",
+  "spec_decode_num_accepted_tokens",
+  "spec_decode_num_accepted_tokens_per_pos",
+];
+
+function metric(name) {
+  const colon = name.indexOf(":");
+  if (colon < 0) return null;
+  const prefix = name.slice(0, colon);
+  let rest = name.slice(colon + 1);
+  if ((prefix !== "vllm" && prefix !== "llamacpp") || !rest || rest.endsWith("_created")) return null;
+  if (rest.endsWith("_total")) rest = rest.slice(0, -"_total".length);
+  if (COUNTERS.includes(rest) || rest === "num_requests_running" || rest === "spec_decode_num_emitted_tokens") {
+    return [prefix, rest];
+  }
+  return null;
+}
+
+// A sample's value as the text format writes it (Go-style floats, NaN, ±Inf); null otherwise.
+function promValue(text) {
+  if (["+Inf", "Inf", "inf", "+inf"].includes(text)) return Infinity;
+  if (["-Inf", "-inf"].includes(text)) return -Infinity;
+  if (text === "NaN" || text === "nan") return NaN;
+  if (!/^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(text)) return null;
+  return Number(text);
+}
+
+function isSample(line) {
+  if (line.trimStart().startsWith("#")) return false;
+  const m = SAMPLE.exec(line);
+  return Boolean(m && metric(m[1]));
+}
+
+function scrapes(lines) {
+  const out = [];
+  let seen = new Set();
+  let current = new Map();
+  let prefix = "";
+  for (const line of lines) {
+    if (line.trimStart().startsWith("#")) continue;
+    const m = SAMPLE.exec(line);
+    if (!m) continue;
+    const named = metric(m[1]);
+    if (!named) continue;
+    const value = promValue(m[3]);
+    if (value === null) continue;
+    prefix = prefix || named[0];
+    const labels = Object.fromEntries([...(m[2] ?? "").matchAll(LABEL)].map((x) => [x[1], x[2]]));
+    const series = m[1] + JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));
+    if (seen.has(series)) {
+      out.push(current);
+      current = new Map();
+      seen = new Set();
+    }
+    seen.add(series);
+    const key = `${named[1]}|${labels.position ?? ""}`;
+    current.set(key, (current.get(key) ?? 0) + (Number.isNaN(value) ? 0 : value));
+  }
+  if (current.size) out.push(current);
+  return { prefix, scrapes: out };
+}
+
+function readPrometheus(lines) {
+  const { prefix, scrapes: all } = scrapes(lines);
+  if (all.length === 0) return null; // every value unreadable
+  const source = prefix === "vllm" ? "Prometheus (vLLM)" : "Prometheus (llama.cpp)";
+  const notes = [];
+  const last = all[all.length - 1];
+  const running = last.has("num_requests_running|") ? last.get("num_requests_running|") : null;
+  const values = new Map();
+  const counted = [...last].filter(([k]) => !k.startsWith("num_requests_running|"));
+  if (all.length >= 2) {
+    for (const [k, v] of counted) values.set(k, v - (all[0].get(k) ?? 0));
+    notes.push(`${all.length} scrapes: the counters were read as the change from the first to the last.`);
+  } else {
+    for (const [k, v] of counted) values.set(k, v);
+    notes.push(
+      "One scrape: its counters are totals since the server started; paste two scrapes taken a while apart for the recent rate.",
+    );
+  }
+  const get = (name) => (values.has(`${name}|`) ? values.get(`${name}|`) : null);
+  const drafts = get("spec_decode_num_drafts");
+  const drafted = get("spec_decode_num_draft_tokens");
+  const accepted = get("spec_decode_num_accepted_tokens");
+  const positions = [...values]
+    .filter(([k]) => k.startsWith("spec_decode_num_accepted_tokens_per_pos|") && /^[0-9]+$/.test(k.split("|")[1]))
+    .map(([k, v]) => [Number(k.split("|")[1]), v])
+    .sort((a, b) => a[0] - b[0]);
+  if (values.has("spec_decode_num_emitted_tokens|") && drafts === null) {
+    notes.push(
+      "This is a vLLM V0 scrape, whose spec_decode counters add their own running totals again at every export " +
+        "(vLLM pull request #15415); paste V0's 'Speculative metrics:' log line instead.",
+    );
+    return reading(source, all.length, { running_requests: running, notes });
+  }
+  if (drafts === null && drafted === null && accepted === null) {
+    notes.push(
+      "The scrape has no spec_decode counters: the server is not speculating, or these are another server's metrics.",
+    );
+    return reading(source, all.length, { running_requests: running, notes });
+  }
+  if (drafts !== null && drafts < 0) {
+    notes.push("The counters went down between the scrapes: the server restarted; paste two scrapes of one run.");
+    return reading(source, all.length, { running_requests: running, notes });
+  }
+  if (!drafts) {
+    notes.push(
+      "The counters show no drafts (num_drafts is missing or did not move): nothing was speculated in this window.",
+    );
+    return reading(source, all.length, {
+      num_drafts: drafts,
+      num_draft_tokens: drafted,
+      num_accepted_tokens: accepted,
+      running_requests: running,
+      notes,
+    });
+  }
+  if (!positions.length) {
+    notes.push(
+      "No per-position counters (vLLM before 0.8.5, or llama.cpp before its first finished speculative request), " +
+        "so the shape of acceptance cannot be told.",
+    );
+  }
+  return reading(source, all.length, {
+    gamma: positions.length ? positions.length : drafted ? Math.round(drafted / drafts) : null,
+    num_drafts: drafts,
+    num_draft_tokens: drafted,
+    num_accepted_tokens: accepted,
+    mean_acceptance_length: accepted !== null ? 1 + accepted / drafts : null,
+    per_position_acceptance: positions.length ? positions.map(([, v]) => v / drafts) : null,
+    running_requests: running,
+    notes,
+  });
+}
+
+// --- the entry point ---------------------------------------------------------------------------
+
+export function parseMetrics(text) {
+  if (text.length > MAX_TEXT_CHARS) {
+    throw new MetricsInputError(
+      `the text has ${text.length.toLocaleString("en-US")} characters, more than the ` +
+        `${MAX_TEXT_CHARS.toLocaleString("en-US")} read; paste the last few log lines or one or two scrapes`,
+    );
+  }
+  const lines = text.split(/\r\n|\r|\n/);
+  const prom = lines.filter((l) => (l.includes("spec_decode_") || l.includes("num_requests_running")) && isSample(l));
+  const scraped = prom.length ? readPrometheus(prom) : null;
+  if (scraped && scraped.num_drafts) return scraped;
+  const v1 = lines.filter((l) => l.includes("SpecDecoding metrics:")).map(v1Line).filter(Boolean);
+  if (v1.length) return poolV1(v1);
+  const v0 = lines.filter((l) => l.includes("Speculative metrics:")).map(v0Line).filter(Boolean);
+  if (v0.length) return readV0(v0);
+  const llama = lines.filter((l) => l.includes("draft acceptance") || l.includes("acc per pos"));
+  if (llama.some((l) => LLAMA.test(l))) return readLlama(llama);
+  if (scraped) return scraped;
+  throw new MetricsInputError("nothing in the text is a speculative-decoding log line or metric");
+}

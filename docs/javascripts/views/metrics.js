@@ -1,0 +1,285 @@
+// The paste box (generator/templates/metrics.html.j2): the reader's text is parsed and fitted
+// here, in the browser (metrics/parse.js, metrics/fit.js); the simulation is then set to the
+// fitted acceptance, and the answer is looked up in the precomputed data of the state shown.
+// Everything from the pasted text is written with textContent, never as HTML.
+import { lookup } from "../core/data.js";
+import { fixed, format } from "../core/format.js";
+import { snap } from "../core/url-state.js";
+import { FitError, PER_POSITION, fitOnGrid } from "../metrics/fit.js";
+import { MetricsInputError, parseMetrics } from "../metrics/parse.js";
+import { configFlag } from "./vllm.js";
+
+const DYNAMIC_DOCS = "https://docs.vllm.ai/en/latest/features/speculative_decoding/dynamic_speculative_decoding/";
+
+function el(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+const sequences = (n) => `${format("int", n)} ${n === 1 ? "sequence" : "sequences"}`;
+const count = (x) => (x === null || x === undefined ? "–" : Math.round(x).toLocaleString("en-US"));
+
+// Python's json.dumps with its default separators, for the flags the CLI prints the same way.
+export function pythonJson(value) {
+  if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`).join(", ")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+// vLLM's num_speculative_tokens_per_batch_size from γ at each grid batch size (as
+// specmodel/metrics/advice.py batch_schedule): batch b_i's γ holds from b_(i−1) + 1 to b_i.
+export function batchSchedule(batches, gammas) {
+  const ranges = [];
+  let start = 1;
+  batches.forEach((b, i) => {
+    const g = gammas[i];
+    if (ranges.length && ranges[ranges.length - 1][2] === g) ranges[ranges.length - 1][1] = b;
+    else ranges.push([start, b, g]);
+    start = b + 1;
+  });
+  return ranges;
+}
+
+function flagObject(flag) {
+  // Our own build's text: --speculative-config '{…}'
+  return JSON.parse(flag.slice(flag.indexOf("'") + 1, flag.lastIndexOf("'")));
+}
+
+export function mountMetrics(root, manifest, { apply }) {
+  const form = root.querySelector("[data-metrics-form]");
+  const textarea = form.querySelector("textarea");
+  const status = root.querySelector("[data-metrics-status]");
+  const result = root.querySelector("[data-metrics-result]");
+  let fitted = null; // {reading, fit, note}: the last text read successfully
+  let reads = 0;
+
+  function say(text) {
+    // One announcement per read: the live region changes once, when everything is known.
+    status.textContent = text;
+  }
+
+  function showReading(reading) {
+    const dl = root.querySelector("[data-metrics-reading]");
+    const rows = [["read from", `${reading.source}, ${reading.records} record${reading.records === 1 ? "" : "s"}`]];
+    if (reading.gamma) rows.push(["draft positions, γ", String(reading.gamma)]);
+    if (reading.mean_acceptance_length !== null) rows.push(["mean acceptance length", fixed(reading.mean_acceptance_length, 3)]);
+    if (reading.per_position_acceptance) {
+      rows.push(["per-position acceptance", reading.per_position_acceptance.map((p) => fixed(p, 3)).join(", ")]);
+    }
+    if (reading.num_drafts !== null) {
+      rows.push(["drafts · draft tokens · accepted", `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
+    }
+    if (reading.v0_draft_acceptance_rate !== null) rows.push(["V0 draft acceptance rate", fixed(reading.v0_draft_acceptance_rate, 3)]);
+    if (reading.running_requests !== null) rows.push(["running requests", String(reading.running_requests)]);
+    dl.replaceChildren(...rows.map(([k, v]) => {
+      const div = el("div");
+      div.append(el("dt", k), el("dd", v));
+      return div;
+    }));
+    const notes = root.querySelector("[data-metrics-notes]");
+    notes.replaceChildren(...reading.notes.map((n) => el("li", n)));
+  }
+
+  function showFit(fit) {
+    const unit = fit.basis === PER_POSITION ? "RMS over the positions" : "in mean acceptance length";
+    const labels = manifest.labels.acceptance;
+    root.querySelector("[data-metrics-fit]").textContent =
+      `Acceptance ${labels[fit.shape]}, α = ${fixed(fit.alpha, 2)} at γ = ${fit.gamma}: residual ${fixed(fit.residual, 3)} ${unit}.` +
+      (fit.basis === PER_POSITION
+        ? " α is fitted on the simulation's grid, in steps of 0.05; the shape with the smallest residual wins."
+        : " Without per-position rates one length cannot tell the shapes apart: the fit assumes the model's default, falling.") +
+      (fit.truncated ? ` The text has ${fit.truncated} positions; the simulation drafts at most ${fit.gamma}, so the fit uses the first ${fit.gamma}.` : "");
+    const body = root.querySelector("[data-metrics-fits]");
+    body.replaceChildren(...Object.entries(fit.residuals).map(([shape, r]) => {
+      const tr = el("tr");
+      if (shape === fit.shape) tr.className = "spec-metrics__best";
+      tr.append(el("td", labels[shape] + (shape === fit.shape ? " (best)" : "")), el("td", shape === fit.shape ? fixed(fit.alpha, 2) : "–"), el("td", fixed(r, 3)));
+      return tr;
+    }));
+  }
+
+  async function read(text, extra = {}) {
+    const read = ++reads;
+    fitted = null;
+    if (!text.trim()) {
+      result.hidden = true;
+      say("Paste one or more log lines or a Prometheus scrape first, or try the example.");
+      return;
+    }
+    let reading;
+    let fit;
+    try {
+      reading = parseMetrics(text);
+    } catch (error) {
+      result.hidden = true;
+      say(error instanceof MetricsInputError ? `Nothing here could be read: ${error.message}` : `The text could not be read: ${error.message}`);
+      return;
+    }
+    showReading(reading);
+    try {
+      fit = fitOnGrid(reading, manifest.acceptance_table);
+    } catch (error) {
+      if (!(error instanceof FitError)) throw error;
+      root.querySelector("[data-metrics-fit]").textContent = "No fit.";
+      root.querySelector("[data-metrics-fits]").replaceChildren();
+      root.querySelector("[data-metrics-answer]").replaceChildren();
+      result.hidden = false;
+      say(error.message);
+      return;
+    }
+    showFit(fit);
+    const values = { alpha: fit.alpha, acceptance: fit.shape, gamma: fit.gamma, ...extra };
+    let batchNote = null;
+    if (reading.running_requests !== null && reading.running_requests > 0) {
+      values.batch = snap(manifest.axes.batch, reading.running_requests);
+      if (values.batch !== reading.running_requests) {
+        batchNote = `${reading.running_requests} running requests: the simulation's nearest batch size is ${values.batch}.`;
+      }
+    }
+    fitted = { reading, fit, batchNote };
+    result.hidden = false;
+    const shown = await apply(values);
+    if (read !== reads) return;
+    const answer = renderAnswer(shown);
+    say(
+      `Read ${reading.source}: γ = ${fit.gamma}, mean acceptance length ${fixed(reading.mean_acceptance_length ?? fit.fitted_mean_acceptance_length, 2)}. ` +
+        `Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}, α = ${fixed(fit.alpha, 2)}. ${answer}`,
+    );
+  }
+
+  // The answer at the state on screen, from the loaded data; returns its one-sentence summary.
+  function renderAnswer(shown) {
+    const box = root.querySelector("[data-metrics-answer]");
+    if (!fitted) return "";
+    if (!shown?.data) {
+      box.replaceChildren(el("p", "The numbers for these settings could not be loaded; the simulation says why."));
+      return "";
+    }
+    const { state, data } = shown;
+    const { fit, batchNote } = fitted;
+    const labels = manifest.labels;
+    const batches = data.config?.axes?.batch ?? manifest.axes.batch;
+    const rows = batches.map((b) => {
+      const best = lookup(data, "best_gamma", state, { batch: b });
+      return {
+        batch: b,
+        best,
+        bestSpeedup: lookup(data, "speedup", state, { batch: b, gamma: best }),
+        atFitted: lookup(data, "speedup", state, { batch: b }),
+        use: lookup(data, "paying_positions", state, { batch: b }),
+        fits: Boolean(lookup(data, "fits_in_memory", state, { batch: b })),
+      };
+    });
+    const here = rows.find((r) => r.batch === state.batch);
+    const stops = rows.find((r) => r.use === 0);
+    const speedup = lookup(data, "speedup", state);
+    const nodes = [];
+    nodes.push(el("p", `Predictions of the ${labels.cost_model[state.cost_model]} cost model, not measurements: ${labels.target[state.target]} on ${labels.gpu[state.gpu]}${state.tp > 1 ? ` ×${state.tp}` : ""}, drafter ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context.`));
+    const differs = [];
+    if (state.acceptance !== fit.shape) differs.push(`acceptance ${labels.acceptance[state.acceptance]} (this configuration's data hold no other shape; specmodel fit-metrics prices yours)`);
+    if (state.alpha !== fit.alpha) differs.push(`α = ${fixed(state.alpha, 2)}`);
+    if (state.gamma !== fit.gamma) differs.push(`γ = ${state.gamma}`);
+    if (differs.length) nodes.push(el("p", `The simulation has since moved away from the fit: ${differs.join(", ")}.`, { class: "spec-metrics__warn" }));
+    if (batchNote) nodes.push(el("p", batchNote));
+    const list = el("ul");
+    list.append(el("li", `Speedup at γ = ${state.gamma}: ${format("times", speedup)}. It is the highlighted rung of the simulation's ladder.`));
+    list.append(el("li", `Best γ at ${sequences(state.batch)}: ${here.best} (${format("times", here.bestSpeedup)}).`));
+    let pays;
+    if (!stops) pays = `Speculation pays at every batch size up to ${format("int", batches[batches.length - 1])}, at its best γ.`;
+    else if (stops === rows[0]) pays = "Speculation does not pay at any batch size: leave it off.";
+    else pays = `Speculation stops paying at ${sequences(stops.batch)}: no γ beats plain decoding there.`;
+    list.append(el("li", pays));
+    if (here.best > fit.gamma) {
+      list.append(el("li", `Positions past the ${fit.gamma} your text measured are the fitted shape's extrapolation: measure before trusting γ = ${here.best}.`));
+    }
+    nodes.push(list);
+    const table = el("table", null, { "aria-label": "γ by batch size" });
+    const head = el("tr");
+    for (const h of ["sequences", "best γ", "speedup at best γ", `speedup at γ = ${state.gamma}`, "use γ", "fits in memory"]) head.append(el("th", h, { scope: "col" }));
+    const thead = el("thead");
+    thead.append(head);
+    const tbody = el("tbody");
+    for (const r of rows) {
+      const tr = el("tr");
+      if (r.batch === state.batch) {
+        tr.className = "spec-metrics__best";
+        tr.setAttribute("aria-current", "true");
+      }
+      tr.append(el("td", format("int", r.batch)), el("td", String(r.best)), el("td", format("times", r.bestSpeedup)), el("td", format("times", r.atFitted)), el("td", String(r.use)), el("td", r.fits ? "yes" : "no"));
+      tbody.append(tr);
+    }
+    table.append(thead, tbody);
+    const wrap = el("div", null, { class: "md-typeset__scrollwrap" });
+    wrap.append(table);
+    nodes.push(el("p", "γ by batch size (use γ = 0: do not speculate at that load):"), wrap);
+    if (here.use > 0) {
+      nodes.push(el("p", `For ${sequences(state.batch)}:`));
+      const pre = el("pre");
+      pre.append(el("code", configFlag(data, { ...state, gamma: here.use })));
+      nodes.push(pre);
+    } else {
+      nodes.push(el("p", `At ${sequences(state.batch)} no γ beats plain decoding: leave speculation off.`));
+    }
+    const ks = rows.map((r) => r.use);
+    const top = Math.max(...ks);
+    if (top > 0) {
+      const config = flagObject(configFlag(data, { ...state, gamma: top }));
+      config.num_speculative_tokens_per_batch_size = batchSchedule(batches, ks);
+      const p = el("p", "To change γ with load (vLLM 0.24 or later, ");
+      const a = el("a", "dynamic speculative decoding", { href: DYNAMIC_DOCS });
+      p.append(a, document.createTextNode("), one flag carries the whole table:"));
+      const pre = el("pre");
+      pre.append(el("code", `--speculative-config '${pythonJson(config)}'`));
+      nodes.push(p, pre);
+    }
+    box.replaceChildren(...nodes);
+    const rung = pays.replace(/:.*$/, "").replace(/\.$/, "");
+    return `Predicted: ${format("times", speedup)} at ${sequences(state.batch)}; best γ there ${here.best}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    read(textarea.value);
+  });
+  root.querySelector("[data-action=metrics-example]")?.addEventListener("click", (event) => {
+    const button = event.currentTarget;
+    textarea.value = button.dataset.example;
+    read(textarea.value, button.dataset.drafter ? { drafter: button.dataset.drafter } : {});
+  });
+  // The essay's "Try the example" links land on the box and paste the example (one click).
+  // Ours alone: the theme would treat the anchor as a navigation and render the page anew.
+  for (const link of document.querySelectorAll("a.spec-metrics-example")) {
+    link.addEventListener("click", (event) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      event.stopPropagation();
+      root.scrollIntoView({ block: "start" });
+      textarea.focus({ preventScroll: true });
+      root.querySelector("[data-action=metrics-example]")?.click();
+    });
+  }
+  root.querySelector("[data-action=metrics-clear]")?.addEventListener("click", () => {
+    textarea.value = "";
+    fitted = null;
+    reads += 1;
+    result.hidden = true;
+    say("");
+    textarea.focus();
+  });
+  return {
+    // A new state is on screen: the answer follows it (the announcer speaks for the simulation).
+    shown(shown) {
+      if (!fitted || result.hidden) return;
+      try {
+        renderAnswer(shown);
+      } catch (error) {
+        root.querySelector("[data-metrics-answer]").replaceChildren(el("p", `No answer for these settings: ${error.message}`));
+      }
+    },
+    controls: root.querySelector("[data-metrics-controls]"),
+  };
+}

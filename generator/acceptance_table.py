@@ -1,0 +1,28 @@
+"""The acceptance model on the site's α grid, for the page's paste box.
+
+The page fits a reader's pasted per-position rates by choosing the (shape, α) row with the
+smallest residual, exactly as ``specmodel.metrics.fit_acceptance`` does with the site's α grid;
+it looks the model's values up here instead of computing them.
+"""
+from __future__ import annotations
+
+from specmodel import FIELDS
+from specmodel.acceptance import ACCEPTANCE_SHAPES, mean_acceptance_length, per_position_acceptance
+
+DIGITS = 9  # the fit compares residuals: keep them well below the rates' printed 3 decimals
+
+
+def acceptance_table() -> dict:
+    """{"alphas", "shapes", "per_position": shape → α → p_1 … p_γmax,
+    "mean_acceptance_length": shape → α → E[L] at γ = 1 … γmax}."""
+    alphas = list(FIELDS["alpha"].grid)
+    top = max(FIELDS["gamma"].grid)
+    gammas = list(FIELDS["gamma"].grid)
+    return {
+        "alphas": alphas,
+        "shapes": list(ACCEPTANCE_SHAPES),
+        "per_position": {s: [[round(float(p), DIGITS) for p in per_position_acceptance(top, a, s, top)] for a in alphas]
+                         for s in ACCEPTANCE_SHAPES},
+        "mean_acceptance_length": {s: [[round(float(mean_acceptance_length(g, a, s, g)), DIGITS) for g in gammas]
+                                       for a in alphas] for s in ACCEPTANCE_SHAPES},
+    }

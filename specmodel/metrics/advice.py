@@ -1,0 +1,114 @@
+"""What the model predicts for a reader's deployment once its acceptance is known.
+
+Every number here is a prediction of the chosen cost model (the calibrated one by default), at
+the fitted acceptance, not a measurement. The γ schedule covers the site's batch sizes
+(``FIELDS["batch"].grid``) and γ 1 … 10 (``FIELDS["gamma"].grid``); γ = 0 means "do not draft".
+
+vLLM's setting that changes γ with load is ``num_speculative_tokens_per_batch_size`` in
+``--speculative-config`` (vLLM ≥ 0.24, "Dynamic speculative decoding",
+https://docs.vllm.ai/en/latest/features/speculative_decoding/dynamic_speculative_decoding/): a
+list of ``[first batch, last batch, γ]`` with inclusive ranges starting at 1, γ 0 allowed, the
+last γ carried past the last range; ``num_speculative_tokens`` stays the largest γ.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..catalog import Catalog, default_catalog
+from ..fields import FIELDS
+from ..grid import Triples, evaluate_grid
+from ..acceptance import shape_code
+from ..state import State
+from .fit import AcceptanceFit
+
+DYNAMIC_SD_DOCS = "https://docs.vllm.ai/en/latest/features/speculative_decoding/dynamic_speculative_decoding/"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The model's answer at ``state`` (α, shape and γ from the fit).
+
+    ``speedup``: at the state; ``schedule``: one row per batch size of the site's grid, with
+    ``best_gamma``, ``best_speedup``, ``speedup_at_fitted_gamma``, ``fits_in_memory`` and
+    ``recommended_gamma`` (the best γ where it beats plain decoding, else 0);
+    ``stops_paying_at_batch``: the first of those batch sizes at which no γ beats plain decoding
+    (None: it pays at every one); ``recommended_gamma``: at the state's batch size.
+    """
+
+    state: State
+    speedup: float
+    best_gamma: int
+    best_speedup: float
+    recommended_gamma: int
+    stops_paying_at_batch: int | None
+    schedule: list
+    speculative_config: dict | None
+    dynamic_speculative_config: dict | None
+
+    def as_dict(self) -> dict:
+        return {"state": self.state.as_dict(), "speedup": self.speedup, "best_gamma": self.best_gamma,
+                "best_speedup": self.best_speedup, "recommended_gamma": self.recommended_gamma,
+                "stops_paying_at_batch": self.stops_paying_at_batch, "schedule": self.schedule,
+                "speculative_config": self.speculative_config,
+                "dynamic_speculative_config": self.dynamic_speculative_config}
+
+
+def batch_schedule(batches, gammas) -> list[list[int]]:
+    """vLLM's ``num_speculative_tokens_per_batch_size`` for γ ``gammas[i]`` at grid batch
+    ``batches[i]``: batch b_i's γ holds from b_(i−1) + 1 to b_i (the first from 1), equal
+    neighbours merged. Shapes: two equal-length sequences, batches rising from 1."""
+    ranges: list[list[int]] = []
+    start = 1
+    for b, g in zip(batches, gammas):
+        if ranges and ranges[-1][2] == g:
+            ranges[-1][1] = int(b)
+        else:
+            ranges.append([start, int(b), int(g)])
+        start = int(b) + 1
+    return ranges
+
+
+def advise(state: State, fit: AcceptanceFit, catalog: Catalog | None = None) -> Advice:
+    """The calibrated (or ``state.cost_model``) prediction at ``state`` with the fitted acceptance.
+
+    ``state``'s α, acceptance and γ are replaced by the fit's; everything else (GPU, target, tp,
+    drafter, batch, context, workload) is the reader's. Raises ModelInputError for a state the
+    catalog rejects (catalog.check_state).
+    """
+    catalog = catalog or default_catalog()
+    state = state.replace(alpha=fit.alpha, acceptance=fit.shape, gamma=fit.gamma)
+    catalog.check_state(state)
+    grid_batches = [int(b) for b in FIELDS["batch"].grid]
+    batches = sorted(set(grid_batches) | {state.batch})
+    gammas = sorted(set(FIELDS["gamma"].grid) | {state.gamma})
+    triples = Triples(gamma=np.array(gammas), alpha=np.full(len(gammas), state.alpha),
+                      shape=np.full(len(gammas), int(shape_code(state.acceptance))))
+    target = catalog.targets[state.target]
+    gpu = catalog.gpu_group(state.gpu, state.tp)
+    drafter = catalog.drafter(state.drafter, state.target)
+    cost = catalog.cost_model(state.cost_model, state.engine)
+    r = evaluate_grid(batches, [state.context], [drafter], triples, target, gpu, state.output_tokens, cost)
+    speedup = r.per_workload[state.workload]["speedup"][:, 0, 0, :]  # (batch, γ)
+    fits = r.memory_required_bytes[:, 0, 0, 0] <= gpu.memory_capacity_bytes
+    on_grid = np.isin(gammas, FIELDS["gamma"].grid)
+    best_i = np.where(on_grid, speedup, -np.inf).argmax(axis=1)
+    g = np.array(gammas)
+    rows = []
+    for i, b in enumerate(batches):
+        best = float(speedup[i, best_i[i]])
+        rows.append({"batch": b, "best_gamma": int(g[best_i[i]]), "best_speedup": best,
+                     "speedup_at_fitted_gamma": float(speedup[i, gammas.index(state.gamma)]),
+                     "fits_in_memory": bool(fits[i]), "recommended_gamma": int(g[best_i[i]]) if best > 1 else 0})
+    at = rows[batches.index(state.batch)]
+    schedule = [row for row in rows if row["batch"] in grid_batches]
+    stops = next((row["batch"] for row in schedule if row["recommended_gamma"] == 0), None)
+    config = drafter.speculative_config(at["recommended_gamma"]) if at["recommended_gamma"] else None
+    ks = [row["recommended_gamma"] for row in schedule]
+    dynamic = None
+    if max(ks) > 0:
+        dynamic = dict(drafter.speculative_config(max(ks)))
+        dynamic["num_speculative_tokens_per_batch_size"] = batch_schedule([row["batch"] for row in schedule], ks)
+    return Advice(state, at["speedup_at_fitted_gamma"], at["best_gamma"], at["best_speedup"], at["recommended_gamma"],
+                  stops, schedule, config, dynamic)

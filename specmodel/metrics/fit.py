@@ -1,0 +1,84 @@
+"""Fit the acceptance model (α and its shape) to a Reading.
+
+With per-position rates: for each shape of ``acceptance.ACCEPTANCE_SHAPES``, the α that minimises
+the root-mean-square difference between the model's per-position acceptance and the measured one
+over the γ positions; the shape with the smallest residual wins (ties: the earlier shape).
+Without them: the α at which the model's default shape (falling) gives the measured mean
+acceptance length at γ; the residual is then the difference in mean acceptance length.
+
+``alphas`` chooses where α may lie: a fine grid by default (steps of 0.0005), or the site's grid
+(``FIELDS["alpha"].grid``) to reproduce what the page does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..acceptance import ACCEPTANCE_SHAPES, FALLING, mean_acceptance_length, per_position_acceptance
+from .parse import MetricsInputError, Reading
+
+FINE_ALPHAS = tuple(round(0.0005 * i, 4) for i in range(1, 2001))
+PER_POSITION = "per-position rates"
+MEAN_LENGTH = "mean acceptance length"
+
+
+@dataclass(frozen=True)
+class AcceptanceFit:
+    """The fitted acceptance: shape, α (first-position acceptance rate), γ, and how well it fits.
+
+    ``residual``: RMS of per-position rates (basis PER_POSITION) or |Δ mean acceptance length|
+    (basis MEAN_LENGTH). ``residuals``: the best residual of each shape tried, by shape name.
+    """
+
+    shape: str
+    alpha: float
+    gamma: int
+    residual: float
+    residuals: dict
+    basis: str
+    fitted_per_position: tuple[float, ...]
+    fitted_mean_acceptance_length: float
+
+    def as_dict(self) -> dict:
+        return {"shape": self.shape, "alpha": self.alpha, "gamma": self.gamma, "residual": self.residual,
+                "residuals": dict(self.residuals), "basis": self.basis,
+                "fitted_per_position": list(self.fitted_per_position),
+                "fitted_mean_acceptance_length": self.fitted_mean_acceptance_length}
+
+
+def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
+    """The best (shape, α) for ``reading`` at γ = reading.gamma; α from ``alphas``.
+
+    Raises MetricsInputError when the reading has neither per-position rates nor a mean acceptance
+    length with a known γ (what is missing is in the reading's notes).
+    """
+    a = np.asarray(alphas, dtype=float)
+    if reading.per_position_acceptance:
+        measured = np.asarray(reading.per_position_acceptance, dtype=float)
+        gamma = measured.size
+        best = None
+        residuals = {}
+        for shape in ACCEPTANCE_SHAPES:
+            model = per_position_acceptance(gamma, a, shape, gamma)  # (α, γ)
+            rms = np.sqrt(np.mean((model - measured) ** 2, axis=-1))
+            i = int(np.argmin(rms))
+            residuals[shape] = float(rms[i])
+            if best is None or rms[i] < best[2] - 1e-12:
+                best = (shape, float(a[i]), float(rms[i]))
+        shape, alpha, residual = best
+        return _fit(shape, alpha, gamma, residual, residuals, PER_POSITION)
+    if reading.mean_acceptance_length is not None and reading.gamma:
+        gamma = int(reading.gamma)
+        model = mean_acceptance_length(gamma, a, FALLING, gamma)
+        gap = np.abs(model - reading.mean_acceptance_length)
+        i = int(np.argmin(gap))
+        return _fit(FALLING, float(a[i]), gamma, float(gap[i]), {FALLING: float(gap[i])}, MEAN_LENGTH)
+    missing = " ".join(reading.notes[-1:]) or "The text gives no mean acceptance length."
+    raise MetricsInputError(f"the {reading.source} text cannot be fitted: {missing.rstrip('.')}")
+
+
+def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, basis: str) -> AcceptanceFit:
+    per_pos = per_position_acceptance(gamma, alpha, shape, gamma)
+    return AcceptanceFit(shape, alpha, gamma, residual, residuals, basis, tuple(float(p) for p in per_pos),
+                         float(1 + per_pos.sum()))

@@ -1,0 +1,402 @@
+"""Read speculative-decoding metrics from the text an engine prints or exports.
+
+Formats (field names and number formats from the engines' source; research notes in the issue):
+
+- vLLM V1 log line, ``vllm/v1/spec_decode/metrics.py`` ``SpecDecodingLogging.log()``:
+  ``SpecDecoding metrics: Mean acceptance length: 2.37, Accepted throughput: … tokens/s, Drafted
+  throughput: … tokens/s, Accepted: 89 tokens, Drafted: 975 tokens, Per-position acceptance rate:
+  0.600, 0.385, …, Avg Draft acceptance rate: 9.1%`` (0.10.2 on). 0.8.5–0.10.1 print ``Draft
+  acceptance rate: NN.N%`` first and no throughputs; 0.8.5's mean acceptance length leaves out
+  the bonus token. Each line covers the interval since the previous one.
+- vLLM V0 log line, ``vllm/engine/metrics.py`` (0.5.3–0.9.2): ``Speculative metrics: Draft
+  acceptance rate: 0.800, System efficiency: 0.672, Number of speculative tokens: 4, Number of
+  accepted tokens: …, Number of draft tokens: …, Number of emitted tokens: ….`` Cumulative since
+  the server started, so the last line is the whole run.
+- Prometheus text format: ``vllm:`` or ``llamacpp:`` ``spec_decode_num_drafts``,
+  ``…_num_draft_tokens``, ``…_num_accepted_tokens``, ``…_num_accepted_tokens_per_pos``
+  (``position`` label), with or without ``_total`` and labels (summed over engines and models;
+  ``_created`` series ignored), and ``vllm:num_requests_running``. Counters are totals since
+  start; two scrapes in one text give the interval between them.
+- llama-server's per-request line (``tools/server/server-context.cpp``): ``draft acceptance =
+  0.54671 (  158 accepted /   289 generated), mean len =  2.37`` and ``acc per pos = (…)``.
+
+Definitions (vLLM's): num_drafts = verify passes that drafted; accepted counts the accepted
+prefix only; mean acceptance length = 1 + accepted / num_drafts (bonus token included);
+per-position acceptance rate j = drafts whose prefix reached j / num_drafts (unconditional).
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..errors import ModelInputError
+
+# A paste longer than this is refused with a message (the page and the CLI read the same texts).
+MAX_TEXT_CHARS = 20_000_000
+
+# A vLLM V1 line of an n-gram drafter at γ = 3 (the per-position rates of a user's log; the
+# counts made consistent with them): the page's one-click example.
+EXAMPLE = ("SpecDecoding metrics: Mean acceptance length: 2.16, Accepted throughput: 116.40 tokens/s, Drafted "
+           "throughput: 300.00 tokens/s, Accepted: 1164 tokens, Drafted: 3000 tokens, Per-position acceptance rate: "
+           "0.543, 0.357, 0.264, Avg Draft acceptance rate: 38.8%")
+EXPECTED = ("vLLM's 'SpecDecoding metrics:' or 'Speculative metrics:' log lines, a Prometheus scrape of "
+            "vllm:spec_decode_* counters, or llama-server 'draft acceptance' lines, for example: " + EXAMPLE)
+
+_NUM = r"([0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|nan|NaN|inf)"
+
+
+class MetricsInputError(ModelInputError):
+    """Text with nothing the parser can read; the message says what was expected, with an example."""
+
+    def __init__(self, problem: str):
+        super().__init__("metrics", problem, EXPECTED)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a text says about one deployment's speculation.
+
+    Counts are totals over the text's window (floats: Prometheus exports floats). ``gamma`` is
+    num_speculative_tokens as far as it can be told (the number of per-position rates, V0's
+    "Number of speculative tokens", or drafted tokens per draft). ``per_position_acceptance`` are
+    vLLM's unconditional per-position rates, position 1 first. ``notes`` say what was assumed
+    and what is missing, one sentence each.
+    """
+
+    source: str
+    records: int
+    gamma: int | None = None
+    num_drafts: float | None = None
+    num_draft_tokens: float | None = None
+    num_accepted_tokens: float | None = None
+    mean_acceptance_length: float | None = None
+    per_position_acceptance: tuple[float, ...] | None = None
+    running_requests: float | None = None
+    v0_draft_acceptance_rate: float | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def draft_acceptance_rate(self) -> float | None:
+        """Accepted per drafted token (vLLM V1's "Avg Draft acceptance rate", as a fraction)."""
+        if self.num_draft_tokens and self.num_accepted_tokens is not None:
+            return self.num_accepted_tokens / self.num_draft_tokens
+        return None
+
+    def as_dict(self) -> dict:
+        return {"source": self.source, "records": self.records, "gamma": self.gamma, "num_drafts": self.num_drafts,
+                "num_draft_tokens": self.num_draft_tokens, "num_accepted_tokens": self.num_accepted_tokens,
+                "mean_acceptance_length": self.mean_acceptance_length,
+                "per_position_acceptance": list(self.per_position_acceptance) if self.per_position_acceptance else None,
+                "running_requests": self.running_requests, "draft_acceptance_rate": self.draft_acceptance_rate,
+                "v0_draft_acceptance_rate": self.v0_draft_acceptance_rate, "notes": list(self.notes)}
+
+
+def _number(text: str) -> float:
+    return float(text)
+
+
+def _find(pattern: str, line: str) -> float | None:
+    m = re.search(pattern, line)
+    return _number(m.group(1)) if m else None
+
+
+def _rates(text: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in re.findall(r"nan|[0-9]+(?:\.[0-9]+)?", text))
+
+
+# --- vLLM V1 log lines ------------------------------------------------------------------------
+
+def _v1_line(line: str) -> dict | None:
+    at = line.find("SpecDecoding metrics:")
+    if at < 0:
+        return None
+    line = line[at:]
+    per_pos = re.search(r"Per-position acceptance rate:\s*((?:nan|[0-9.]+)(?:,\s*(?:nan|[0-9.]+))*)", line)
+    return {
+        "mean": _find(r"Mean acceptance length:\s*" + _NUM, line),
+        "accepted": _find(r"Accepted:\s*([0-9]+) tokens", line),
+        "drafted": _find(r"Drafted:\s*([0-9]+) tokens", line),
+        "per_pos": _rates(per_pos.group(1)) if per_pos else None,
+        "throughputs": "Accepted throughput" in line,
+    }
+
+
+def _pool_v1(lines: list[dict]) -> Reading:
+    notes: list[str] = []
+    with_pos = [x for x in lines if x["per_pos"]]
+    if not with_pos:
+        accepted = sum(x["accepted"] or 0 for x in lines)
+        drafted = sum(x["drafted"] or 0 for x in lines)
+        means = [x["mean"] for x in lines if x["mean"] is not None]
+        notes.append("The lines have no per-position acceptance rates (vLLM 0.8.3 and 0.8.4 print none), so "
+                     "the number of draft positions and the shape of acceptance cannot be told; paste a line from "
+                     "vLLM 0.8.5 or later, or the Prometheus counters.")
+        return Reading("vLLM V1 log", len(lines), num_draft_tokens=drafted or None, num_accepted_tokens=accepted,
+                       mean_acceptance_length=means[-1] if means else None, notes=tuple(notes))
+    k = Counter(len(x["per_pos"]) for x in with_pos).most_common(1)[0][0]
+    used = [x for x in with_pos if len(x["per_pos"]) == k]
+    if len(used) < len(lines):
+        notes.append(f"{len(lines) - len(used)} of {len(lines)} lines were left out: they have no per-position "
+                     f"rates or a number of positions other than {k}.")
+    no_bonus = False
+    drafts_total = accepted_total = drafted_total = 0.0
+    weighted = [0.0] * k
+    for x in used:
+        pos = [0.0 if math.isnan(p) else p for p in x["per_pos"]]
+        mean = x["mean"]
+        if mean is not None and not x["throughputs"] and abs(mean - sum(pos)) < abs(mean - 1 - sum(pos)):
+            no_bonus = True  # vLLM 0.8.5 printed accepted / drafts, without the bonus token
+        # vLLM prints no draft count: drafted / k is exact when every draft has all k positions
+        # (no count at all: the lines weigh the same)
+        drafts = x["drafted"] / k if x["drafted"] is not None else 1.0
+        accepted = x["accepted"] if x["accepted"] is not None else drafts * sum(pos)
+        drafts_total += drafts
+        accepted_total += accepted
+        drafted_total += x["drafted"] if x["drafted"] is not None else drafts * k
+        for j, p in enumerate(pos):
+            weighted[j] += p * drafts
+    if no_bonus:
+        notes.append("The mean acceptance length leaves out the bonus token, as vLLM 0.8.5 printed it; 1 was added.")
+    if drafts_total <= 0:
+        return Reading("vLLM V1 log", len(lines), gamma=k, notes=tuple(notes + [
+            "The lines count no drafts: nothing was speculated in their interval."]))
+    per_pos = tuple(w / drafts_total for w in weighted)
+    mean = 1 + accepted_total / drafts_total
+    if len(used) > 1:
+        notes.append(f"{len(used)} lines were pooled, each weighted by its number of drafts (drafted tokens / {k}).")
+    return Reading("vLLM V1 log", len(lines), gamma=k, num_drafts=drafts_total, num_draft_tokens=drafted_total,
+                   num_accepted_tokens=accepted_total, mean_acceptance_length=mean, per_position_acceptance=per_pos,
+                   notes=tuple(notes))
+
+
+# --- vLLM V0 log lines ------------------------------------------------------------------------
+
+def _v0_line(line: str) -> dict | None:
+    at = line.find("Speculative metrics:")
+    if at < 0:
+        return None
+    line = line[at:]
+    return {
+        "rate": _find(r"Draft acceptance rate:\s*" + _NUM, line),
+        "k": _find(r"Number of speculative tokens:\s*([0-9]+)", line),
+        "accepted": _find(r"Number of accepted tokens:\s*([0-9]+)", line),
+        "drafted": _find(r"Number of draft tokens(?: tokens)?:\s*([0-9]+)", line),
+        "emitted": _find(r"Number of emitted tokens(?: tokens)?:\s*([0-9]+)", line),
+    }
+
+
+def _read_v0(lines: list[dict]) -> Reading:
+    last = lines[-1]
+    notes = ["vLLM V0 counts since the server started, so the last line was read (it holds the whole run)."]
+    k, drafted, emitted = last["k"], last["drafted"], last["emitted"]
+    if not k or drafted is None or emitted is None:
+        return Reading("vLLM V0 log", len(lines), v0_draft_acceptance_rate=last["rate"], notes=tuple(notes + [
+            "The line lacks the number of speculative, draft or emitted tokens needed for the mean acceptance length."]))
+    k = int(k)
+    if drafted == 0:
+        return Reading("vLLM V0 log", len(lines), gamma=k, v0_draft_acceptance_rate=last["rate"],
+                       notes=tuple(notes + ["The line counts no draft tokens: nothing was speculated yet."]))
+    drafts = drafted / k
+    mean = emitted / drafts
+    notes.append("V0 prints no per-position rates, so the shape of acceptance cannot be told from the line.")
+    notes.append("V0's draft acceptance rate counts every draft token that passes its test, even after an earlier "
+                 "rejection: an estimate of α averaged over positions, not the share of drafts accepted.")
+    return Reading("vLLM V0 log", len(lines), gamma=k, num_drafts=drafts, num_draft_tokens=drafted,
+                   num_accepted_tokens=emitted - drafts, mean_acceptance_length=mean,
+                   v0_draft_acceptance_rate=last["rate"], notes=tuple(notes))
+
+
+# --- llama-server lines -----------------------------------------------------------------------
+
+_LLAMA = re.compile(r"draft acceptance(?: rate)? = ([0-9.]+) \(\s*([0-9]+) accepted /\s*([0-9]+) generated\)"
+                    r"(?:, mean len =\s*([0-9.]+))?")
+_LLAMA_POS = re.compile(r"acc per pos = \(([^)]*)\)")
+
+
+def _read_llama(lines: list[str]) -> Reading:
+    notes: list[str] = []
+    requests = []
+    for line in lines:
+        m = _LLAMA.search(line)
+        if m:
+            requests.append({"accepted": float(m.group(2)), "drafted": float(m.group(3)),
+                             "mean": float(m.group(4)) if m.group(4) else None, "per_pos": None})
+            continue
+        p = _LLAMA_POS.search(line)
+        if p and requests:
+            requests[-1]["per_pos"] = _rates(p.group(1))
+    accepted = sum(r["accepted"] for r in requests)
+    drafted = sum(r["drafted"] for r in requests)
+    with_mean = [r for r in requests if r["mean"] is not None and r["mean"] > 1]
+    if not with_mean:
+        notes.append("These llama-server lines give accepted / drafted tokens only (no mean len): the number of "
+                     "verify passes, and so the mean acceptance length, cannot be told.")
+        return Reading("llama-server log", len(requests), num_draft_tokens=drafted, num_accepted_tokens=accepted,
+                       notes=tuple(notes))
+    drafts_total = sum(r["accepted"] / (r["mean"] - 1) for r in with_mean)
+    accepted_with = sum(r["accepted"] for r in with_mean)
+    mean = 1 + accepted_with / drafts_total
+    with_pos = [r for r in with_mean if r["per_pos"]]
+    per_pos = gamma = None
+    if with_pos:
+        gamma = Counter(len(r["per_pos"]) for r in with_pos).most_common(1)[0][0]
+        used = [r for r in with_pos if len(r["per_pos"]) == gamma]
+        weights = [r["accepted"] / (r["mean"] - 1) for r in used]
+        per_pos = tuple(sum(r["per_pos"][j] * w for r, w in zip(used, weights)) / sum(weights) for j in range(gamma))
+    else:
+        notes.append("No 'acc per pos' lines (llama-server prints them at trace level), so the number of draft "
+                     "positions and the shape of acceptance cannot be told.")
+    if len(requests) > 1:
+        notes.append(f"{len(requests)} requests were pooled, each weighted by its verify passes.")
+    return Reading("llama-server log", len(requests), gamma=gamma, num_drafts=drafts_total, num_draft_tokens=drafted,
+                   num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
+                   notes=tuple(notes))
+
+
+# --- Prometheus text format -------------------------------------------------------------------
+
+_SAMPLE = re.compile(r"^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)")
+_LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+_COUNTERS = ("spec_decode_num_drafts", "spec_decode_num_draft_tokens", "spec_decode_num_accepted_tokens",
+             "spec_decode_num_accepted_tokens_per_pos")
+
+
+def _metric(name: str) -> tuple[str, str] | None:
+    """(engine prefix, our name) for the metrics we read, else None."""
+    prefix, _, rest = name.partition(":")
+    if prefix not in ("vllm", "llamacpp") or not rest or rest.endswith("_created"):
+        return None
+    if rest.endswith("_total"):
+        rest = rest[: -len("_total")]
+    if rest in _COUNTERS or rest == "num_requests_running" or rest == "spec_decode_num_emitted_tokens":
+        return prefix, rest
+    return None
+
+
+_PROM_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _prom_value(text: str) -> float | None:
+    """A sample's value as the text format writes it (Go-style floats, NaN, ±Inf); None otherwise."""
+    if text in ("+Inf", "Inf", "inf", "+inf"):
+        return math.inf
+    if text in ("-Inf", "-inf"):
+        return -math.inf
+    if text in ("NaN", "nan"):
+        return math.nan
+    return float(text) if _PROM_NUMBER.fullmatch(text) else None
+
+
+def _scrapes(lines: list[str]) -> tuple[str, list[dict]]:
+    """Split the samples into scrapes (a series seen again starts the next scrape); each scrape maps
+    (metric, position) → value summed over the other labels."""
+    scrapes: list[dict] = []
+    seen: set = set()
+    current: dict = {}
+    prefix = ""
+    for line in lines:
+        if line.lstrip().startswith("#"):
+            continue
+        m = _SAMPLE.match(line)
+        if not m:
+            continue
+        named = _metric(m.group(1))
+        if not named:
+            continue
+        value = _prom_value(m.group(3))
+        if value is None:
+            continue
+        prefix = prefix or named[0]
+        labels = dict(_LABEL.findall(m.group(2) or ""))
+        series = (m.group(1), tuple(sorted(labels.items())))
+        if series in seen:
+            scrapes.append(current)
+            current, seen = {}, set()
+        seen.add(series)
+        key = (named[1], labels.get("position"))
+        current[key] = current.get(key, 0.0) + (0.0 if math.isnan(value) else value)
+    if current:
+        scrapes.append(current)
+    return prefix, scrapes
+
+
+def _read_prometheus(lines: list[str]) -> Reading | None:
+    prefix, scrapes = _scrapes(lines)
+    if not scrapes:  # every value unreadable
+        return None
+    source = "Prometheus (vLLM)" if prefix == "vllm" else "Prometheus (llama.cpp)"
+    notes: list[str] = []
+    last = scrapes[-1]
+    running = last.get(("num_requests_running", None))
+    if len(scrapes) >= 2:
+        first = scrapes[0]
+        values = {k: v - first.get(k, 0.0) for k, v in last.items() if k[0] != "num_requests_running"}
+        notes.append(f"{len(scrapes)} scrapes: the counters were read as the change from the first to the last.")
+    else:
+        values = {k: v for k, v in last.items() if k[0] != "num_requests_running"}
+        notes.append("One scrape: its counters are totals since the server started; paste two scrapes taken a while "
+                     "apart for the recent rate.")
+    drafts = values.get(("spec_decode_num_drafts", None))
+    drafted = values.get(("spec_decode_num_draft_tokens", None))
+    accepted = values.get(("spec_decode_num_accepted_tokens", None))
+    positions = sorted((int(k[1]), v) for k, v in values.items()
+                       if k[0] == "spec_decode_num_accepted_tokens_per_pos" and k[1] is not None and k[1].isdigit())
+    if ("spec_decode_num_emitted_tokens", None) in values and drafts is None:
+        return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
+            "This is a vLLM V0 scrape, whose spec_decode counters add their own running totals again at every "
+            "export (vLLM pull request #15415); paste V0's 'Speculative metrics:' log line instead."]))
+    if drafts is None and drafted is None and accepted is None:
+        return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
+            "The scrape has no spec_decode counters: the server is not speculating, or these are another "
+            "server's metrics."]))
+    if drafts is not None and drafts < 0:
+        return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
+            "The counters went down between the scrapes: the server restarted; paste two scrapes of one run."]))
+    if not drafts:
+        return Reading(source, len(scrapes), num_drafts=drafts, num_draft_tokens=drafted, num_accepted_tokens=accepted,
+                       running_requests=running, notes=tuple(notes + [
+                           "The counters show no drafts (num_drafts is missing or did not move): nothing was "
+                           "speculated in this window."]))
+    per_pos = tuple(v / drafts for _, v in positions) if positions else None
+    gamma = len(positions) if positions else (math.floor(drafted / drafts + 0.5) if drafted else None)
+    if not positions:
+        notes.append("No per-position counters (vLLM before 0.8.5, or llama.cpp before its first finished "
+                     "speculative request), so the shape of acceptance cannot be told.")
+    mean = 1 + accepted / drafts if accepted is not None else None
+    return Reading(source, len(scrapes), gamma=gamma, num_drafts=drafts, num_draft_tokens=drafted,
+                   num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
+                   running_requests=running, notes=tuple(notes))
+
+
+# --- the entry point --------------------------------------------------------------------------
+
+def parse_metrics(text: str) -> Reading:
+    """Read ``text`` (log lines and/or a scrape; other lines are ignored) into a Reading.
+
+    Prometheus counters win over log lines when both are present (they carry exact counts).
+    Raises MetricsInputError (one sentence with an example) when nothing in the text is readable,
+    or the text is longer than MAX_TEXT_CHARS.
+    """
+    if len(text) > MAX_TEXT_CHARS:
+        raise MetricsInputError(f"the text has {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read; "
+                                "paste the last few log lines or one or two scrapes")
+    lines = text.splitlines()
+    prom = [ln for ln in lines if ("spec_decode_" in ln or "num_requests_running" in ln)
+            and not ln.lstrip().startswith("#") and _SAMPLE.match(ln) and _metric(_SAMPLE.match(ln).group(1))]
+    scraped = _read_prometheus(prom) if prom else None
+    if scraped and scraped.num_drafts:
+        return scraped
+    v1 = [x for x in map(_v1_line, (ln for ln in lines if "SpecDecoding metrics:" in ln)) if x]
+    if v1:
+        return _pool_v1(v1)
+    v0 = [x for x in map(_v0_line, (ln for ln in lines if "Speculative metrics:" in ln)) if x]
+    if v0:
+        return _read_v0(v0)
+    llama = [ln for ln in lines if "draft acceptance" in ln or "acc per pos" in ln]
+    if any(_LLAMA.search(ln) for ln in llama):
+        return _read_llama(llama)
+    if scraped:
+        return scraped
+    raise MetricsInputError("nothing in the text is a speculative-decoding log line or metric")

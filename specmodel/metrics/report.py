@@ -1,0 +1,79 @@
+"""The text ``specmodel fit-metrics`` prints: what was read, the fit, and the model's advice."""
+from __future__ import annotations
+
+import json
+
+from ..catalog import Catalog
+from ..extrapolation import extrapolation_note
+from .advice import DYNAMIC_SD_DOCS, Advice
+from .fit import AcceptanceFit, PER_POSITION
+from .parse import Reading
+
+
+def _count(x: float | None) -> str:
+    return "–" if x is None else f"{x:,.0f}"
+
+
+def reading_lines(reading: Reading) -> list[str]:
+    parts = [f"read: {reading.source}, {reading.records} record{'s' if reading.records != 1 else ''}"]
+    if reading.gamma:
+        parts.append(f"γ = {reading.gamma}")
+    if reading.mean_acceptance_length is not None:
+        parts.append(f"mean acceptance length {reading.mean_acceptance_length:.3f}")
+    if reading.per_position_acceptance:
+        parts.append("per-position " + ", ".join(f"{p:.3f}" for p in reading.per_position_acceptance))
+    if reading.running_requests is not None:
+        parts.append(f"running requests {reading.running_requests:g}")
+    lines = ["; ".join(parts)]
+    if reading.num_drafts is not None:
+        lines.append(f"  drafts {_count(reading.num_drafts)}, draft tokens {_count(reading.num_draft_tokens)}, "
+                     f"accepted {_count(reading.num_accepted_tokens)}")
+    return lines + [f"  note: {n}" for n in reading.notes]
+
+
+def fit_line(fit: AcceptanceFit) -> str:
+    others = ", ".join(f"{s} {r:.3f}" for s, r in fit.residuals.items() if s != fit.shape)
+    unit = "RMS over positions" if fit.basis == PER_POSITION else "in mean acceptance length"
+    tail = f" (other shapes: {others})" if others else " (one length cannot tell the shapes apart; assumed falling)"
+    return (f"fit: acceptance {fit.shape}, α = {fit.alpha:.4g}, γ = {fit.gamma}, residual {fit.residual:.3f} {unit}"
+            f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}")
+
+
+def advice_text(advice: Advice, catalog: Catalog) -> str:
+    s = advice.state
+    gpus = catalog.gpu_group(s.gpu, s.tp).label
+    lines = [f"predictions of the {s.cost_model} cost model, not measurements: {catalog.targets[s.target].label} on "
+             f"{gpus}, drafter {s.drafter}, batch {s.batch}, context {s.context}, {s.workload}",
+             f"  speedup at γ = {s.gamma}: {advice.speedup:.2f}×",
+             f"  best γ at batch {s.batch}: {advice.best_gamma} ({advice.best_speedup:.2f}×)"]
+    if advice.stops_paying_at_batch is None:
+        lines.append("  speculation pays at every batch size up to 1,024 (at its best γ)")
+    elif advice.stops_paying_at_batch == advice.schedule[0]["batch"]:
+        lines.append("  speculation does not pay at any batch size: leave it off")
+    else:
+        lines.append(f"  speculation stops paying at batch {advice.stops_paying_at_batch:,} (no γ beats plain decoding there)")
+    if advice.best_gamma > s.gamma:
+        lines.append(f"  (positions past the {s.gamma} the text measured are the fitted shape carried on: "
+                     f"measure before trusting γ = {advice.best_gamma})")
+    note = extrapolation_note(s, catalog)
+    if note:
+        lines.append(f"  ({note})")
+    lines.append("γ by batch size:")
+    lines.append(f"  {'batch':>6}  {'best γ':>6}  {'speedup':>8}  {'at γ=' + str(s.gamma):>8}  {'use γ':>5}  fits")
+    for row in advice.schedule:
+        lines.append(f"  {row['batch']:>6}  {row['best_gamma']:>6}  {row['best_speedup']:>7.2f}×  "
+                     f"{row['speedup_at_fitted_gamma']:>7.2f}×  {row['recommended_gamma']:>5}  "
+                     f"{'yes' if row['fits_in_memory'] else 'no'}")
+    if advice.speculative_config:
+        lines.append(f"--speculative-config '{json.dumps(advice.speculative_config)}'")
+    else:
+        lines.append(f"no --speculative-config: at batch {s.batch} no γ beats plain decoding")
+    if advice.dynamic_speculative_config:
+        lines.append(f"γ by load (vLLM ≥ 0.24, {DYNAMIC_SD_DOCS}):")
+        lines.append(f"--speculative-config '{json.dumps(advice.dynamic_speculative_config)}'")
+    return "\n".join(lines)
+
+
+def report(reading: Reading, fit: AcceptanceFit, advice: Advice, catalog: Catalog, notes=()) -> str:
+    return "\n".join(reading_lines(reading) + [fit_line(fit)] + [f"note: {n}" for n in notes]
+                     + [advice_text(advice, catalog)])

@@ -1,0 +1,85 @@
+"""Hostile and malformed pastes: the paste box reads text a reader controls. Nothing from it is
+ever HTML; text that is not metrics gets one sentence with an example; broken numbers, restarted
+counters and odd characters get what can be said; a 10 MB paste is read, a larger one refused."""
+from __future__ import annotations
+
+import pytest
+
+from .site_helpers import wait_rendered
+
+pytestmark = pytest.mark.browser
+
+DATA_LINE = ("SpecDecoding metrics: Mean acceptance length: 2.16, Accepted throughput: 116.40 tokens/s, Drafted "
+             "throughput: 300.00 tokens/s, Accepted: 1164 tokens, Drafted: 3000 tokens, Per-position acceptance "
+             "rate: 0.543, 0.357, 0.264, Avg Draft acceptance rate: 38.8%")
+
+
+@pytest.fixture
+def home(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    return page
+
+
+def _read(page, text: str) -> str:
+    page.fill("#spec-metrics-text", text)
+    page.click("[data-metrics-form] button[type=submit]")
+    page.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent !== ''")
+    return page.locator("[data-metrics-status]").inner_text()
+
+
+def _wait_read(page) -> str:
+    page.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.startsWith('Read ')")
+    return page.locator("[data-metrics-status]").inner_text()
+
+
+@pytest.mark.parametrize("text, says", [
+    ("vllm:spec_decode_num_drafts_total 1000\nvllm:spec_decode_num_drafts_total 10\n", "restarted"),
+    ("vllm:spec_decode_num_drafts_total{engine=\"0\"} banana\n", "Nothing here could be read"),
+    ("SpecDecoding metrics: Mean acceptance length: nan, Per-position acceptance rate: nan, nan", "Read "),
+    ("SpecDecoding metrics: Per-position acceptance rate: 0.5\u200b, 0.25 \U0001f680", "Read "),
+    ("Speculative metrics: Draft acceptance rate: 0.500, Number of speculative tokens: 0", "cannot be fitted"),
+])
+def test_malformed_pastes_get_what_can_be_said(home, text, says):
+    assert says in _read(home, text)
+
+
+def test_text_that_is_not_metrics_gets_one_sentence_with_an_example(home):
+    home.fill("#spec-metrics-text", "hello\nGET /health 200")
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.startsWith('Nothing')")
+    status = home.locator("[data-metrics-status]").inner_text()
+    assert "for example: SpecDecoding metrics: Mean acceptance length: 2.16" in status
+    assert home.locator("[data-metrics-result]").is_hidden()
+
+
+def test_pasted_markup_is_never_html(home):
+    hostile = ('<img src=x onerror="window.__pwned=1"><b id=injected>x</b> SpecDecoding metrics: Mean acceptance '
+               'length: 1.50, Accepted: 50 tokens, Drafted: 200 tokens, Per-position acceptance rate: 0.300, 0.150, '
+               '<img src=y onerror="window.__pwned=2">')
+    home.fill("#spec-metrics-text", hostile)
+    home.click("[data-metrics-form] button[type=submit]")
+    _wait_read(home)
+    assert home.evaluate("() => window.__pwned") is None
+    assert home.locator("[data-metrics] img, #injected").count() == 0
+    hostile_source = '<svg onload="window.__pwned=3">:spec_decode_num_drafts_total 5'
+    home.fill("#spec-metrics-text", hostile_source)
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.startsWith('Nothing')")
+    assert home.evaluate("() => window.__pwned") is None and home.locator("[data-metrics] svg").count() == 0
+
+
+def test_a_ten_megabyte_paste_is_read_and_a_larger_one_refused(home):
+    # set directly: typing 10 MB would test Playwright, not the page
+    home.evaluate("""(line) => {
+      const t = document.querySelector('#spec-metrics-text');
+      t.value = 'INFO 11-30 loggers.py Avg generation throughput: 410.2 tokens/s\\n'.repeat(160000) + line;
+    }""", DATA_LINE+"\n")
+    assert home.evaluate("() => document.querySelector('#spec-metrics-text').value.length") > 10_000_000
+    home.click("[data-metrics-form] button[type=submit]")
+    assert "rising with position" in _wait_read(home)
+    home.evaluate("() => { document.querySelector('#spec-metrics-text').value = 'x'.repeat(20000001); }")
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.includes('20,000,000')")
+
+

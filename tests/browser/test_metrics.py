@@ -1,0 +1,208 @@
+"""The paste box: the page reads the same texts as `specmodel fit-metrics` (tests/data/metrics/)
+and gets the same reading and fit; its answer and flags are the command line's; hostile, huge and
+partial pastes; the box at phone width, in dark mode, by keyboard, announced once."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from specmodel import FIELDS
+from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
+from specmodel.metrics.parse import Reading
+
+from .site_helpers import current_query, manifest, query_of, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "metrics"
+FILES = sorted(p.name for p in DATA.iterdir() if p.suffix in (".log", ".txt"))
+SIMULATION_MAX_GAMMA = max(FIELDS["gamma"].grid)
+
+PAGE_READ = """async (text) => {
+  const parse = await import('/javascripts/metrics/parse.js');
+  const fit = await import('/javascripts/metrics/fit.js');
+  const table = await (await fetch('/data/manifest.json')).json();
+  let reading, fitted = null, error = null;
+  try { reading = parse.parseMetrics(text); } catch (e) { return {parseError: e.message}; }
+  try { fitted = fit.fitOnGrid(reading, table.acceptance_table); } catch (e) { error = e.message; }
+  return {reading, fitted, error};
+}"""
+
+
+def _python(text: str):
+    try:
+        reading = parse_metrics(text)
+    except MetricsInputError as e:
+        return None, None, e
+    top = reading.per_position_acceptance
+    if top and len(top) > SIMULATION_MAX_GAMMA:  # the page fits the positions the simulation has
+        reading = Reading(**{**reading.__dict__, "per_position_acceptance": top[:SIMULATION_MAX_GAMMA]})
+    try:
+        return reading, fit_acceptance(reading, FIELDS["alpha"].grid), None
+    except MetricsInputError as e:
+        return reading, None, e
+
+
+def _cli(*args: str, stdin: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", "-", "--json", "--site-grid", *args],
+                         capture_output=True, text=True, input=stdin, check=True)
+    return json.loads(out.stdout)
+
+
+def _times(x: float) -> str:
+    return f"{x:.2f}×"
+
+
+@pytest.fixture
+def home(page, page_log):
+    page.goto("/")
+    wait_rendered(page, "")
+    return page
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_page_reads_and_fits_each_text_as_the_command_line_does(home, name):
+    text = (DATA / name).read_text()
+    got = home.evaluate(PAGE_READ, text)
+    reading, fit, error = _python(text)
+    if reading is None:
+        assert "parseError" in got and str(error.problem) in got["parseError"]
+        return
+    page_reading = got["reading"]
+    for key in ("source", "records", "gamma"):
+        assert page_reading[key] == getattr(reading, key), key
+    assert page_reading["notes"] == list(reading.notes)
+    for key in ("num_drafts", "num_draft_tokens", "num_accepted_tokens", "mean_acceptance_length", "running_requests",
+                "v0_draft_acceptance_rate"):
+        want = getattr(reading, key)
+        assert (page_reading[key] is None) == (want is None), key
+        if want is not None:
+            assert page_reading[key] == pytest.approx(want, rel=1e-12), key
+    if fit is None:
+        assert got["fitted"] is None and got["error"]
+        return
+    page_fit = got["fitted"]
+    assert (page_fit["shape"], page_fit["alpha"], page_fit["gamma"], page_fit["basis"]) == \
+        (fit.shape, fit.alpha, fit.gamma, fit.basis)
+    assert page_fit["residual"] == pytest.approx(fit.residual, abs=1e-8)
+    assert page_fit["residuals"] == pytest.approx(fit.residuals, abs=1e-8)
+
+
+def _answer_rows(page) -> list[list[str]]:
+    return page.locator("[data-metrics-answer] tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+
+
+def _wait_read(page) -> str:
+    page.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.startsWith('Read ')")
+    return page.locator("[data-metrics-status]").inner_text()
+
+
+def _check_answer_against_cli(page, cli: dict) -> None:
+    advice = cli["advice"]
+    rows = _answer_rows(page)
+    assert [int(r[0].replace(",", "")) for r in rows] == [r["batch"] for r in advice["schedule"]]
+    for shown, want in zip(rows, advice["schedule"]):
+        assert shown[1] == str(want["best_gamma"]) and shown[4] == str(want["recommended_gamma"]), shown
+        # the page's data round to 4 significant digits, then to 2 decimals: within one in the last
+        assert float(shown[2].rstrip("×")) == pytest.approx(want["best_speedup"], abs=0.0051)
+        assert float(shown[3].rstrip("×")) == pytest.approx(want["speedup_at_fitted_gamma"], abs=0.0051)
+        assert shown[5] == ("yes" if want["fits_in_memory"] else "no")
+    flags = page.locator("[data-metrics-answer] pre code").all_inner_texts()
+    if advice["speculative_config"]:
+        assert f"--speculative-config '{json.dumps(advice['speculative_config'])}'" in flags
+    if advice["dynamic_speculative_config"]:
+        assert f"--speculative-config '{json.dumps(advice['dynamic_speculative_config'])}'" in flags
+
+
+def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
+    home.click("[data-action=metrics-example]")
+    status = _wait_read(home)
+    assert "acceptance rising with position, α = 0.50" in status and "Predicted:" in status
+    state = {**manifest()["defaults"], "drafter": "ngram", "gamma": 3, "alpha": 0.5, "acceptance": "rising"}
+    wait_rendered(home, query_of(state))
+    assert current_query(home) == query_of(state)
+    cli = _cli("--drafter", "ngram", "--batch", "1", stdin=(DATA / "v1-ngram.log").read_text())
+    assert _times(cli["advice"]["speedup"]) in status
+    _check_answer_against_cli(home, cli)
+    # the reader moves their load: the answer follows, still the command line's
+    home.select_option("#metrics-batch", "64")
+    wait_rendered(home, query_of({**state, "batch": 64}))
+    _check_answer_against_cli(home, _cli("--drafter", "ngram", "--batch", "64", stdin=(DATA / "v1-ngram.log").read_text()))
+
+
+def test_two_scrapes_set_the_batch_from_running_requests(home):
+    text = (DATA / "prometheus-two.txt").read_text()
+    home.fill("#spec-metrics-text", text)
+    home.click("[data-metrics-form] button[type=submit]")
+    _wait_read(home)
+    cli = _cli(stdin=text)
+    assert cli["advice"]["state"]["batch"] == 64  # 31 + 33 running over two engines
+    state = {**manifest()["defaults"], "batch": 64, "gamma": 2, "alpha": cli["fit"]["alpha"],
+             "acceptance": cli["fit"]["shape"]}
+    wait_rendered(home, query_of(state))
+    _check_answer_against_cli(home, cli)
+
+
+def test_another_configuration_keeps_the_fit_where_its_data_allow_and_says_where_not(home):
+    home.click("[data-action=metrics-example]")
+    _wait_read(home)
+    home.select_option("#metrics-gpu", "h200")
+    home.wait_for_function("() => document.querySelector('#simulation').dataset.rendered?.includes('gpu=h200')")
+    warning = home.locator("[data-metrics-answer] .spec-metrics__warn")
+    # the other configurations hold acceptance falling with position only: the answer says so
+    assert warning.is_visible() and "falling with position" in warning.inner_text()
+    assert "H200" in home.locator("[data-metrics-answer] p").first.inner_text()
+
+
+def test_partial_input_says_what_was_read_and_what_is_missing(home):
+    home.fill("#spec-metrics-text", (DATA / "prometheus-not-speculating.txt").read_text())
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.includes('cannot be fitted')")
+    assert "not speculating" in home.locator("[data-metrics-status]").inner_text()
+    assert "running requests" in home.locator("[data-metrics-reading]").inner_text()
+    assert current_query(home) == ""  # nothing was applied
+
+
+def test_the_essay_link_pastes_the_example_in_one_click(home):
+    link = home.locator("a.spec-metrics-example").first
+    assert "Measuring it in vLLM" in home.evaluate(
+        "(a) => { let h = a.closest('p'); while (h && !/^H2$/.test(h.tagName)) h = h.previousElementSibling; return h?.textContent; }",
+        link.element_handle())
+    link.click()
+    assert "rising with position" in _wait_read(home)
+    assert home.locator("#spec-metrics-text").input_value().startswith("SpecDecoding metrics:")
+
+
+def test_the_box_at_phone_width_in_dark_mode_by_keyboard_announces_once(new_context):
+    context = new_context(viewport={"width": 375, "height": 800}, color_scheme="dark")
+    page = context.new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    assert page.get_by_label("vLLM SpecDecoding metrics:", exact=False).count() == 1
+    page.evaluate("""() => {
+      window.__announced = [];
+      const status = document.querySelector('[data-metrics-status]');
+      new MutationObserver(() => window.__announced.push(status.textContent))
+        .observe(status, {childList: true, characterData: true, subtree: true});
+    }""")
+    page.locator("#spec-metrics-text").focus()
+    page.keyboard.type((DATA / "prometheus-one.txt").read_text())
+    page.keyboard.press("Tab")  # to "Read my numbers"
+    assert page.evaluate("() => document.activeElement.type") == "submit"
+    page.keyboard.press("Enter")
+    _wait_read(page)
+    page.wait_for_function("() => document.querySelector('[data-metrics-answer] table')")
+    assert len(page.evaluate("() => window.__announced")) == 1
+    status = page.locator("[data-metrics-status]")
+    assert status.get_attribute("role") == "status"
+    box = page.locator("[data-metrics]")
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), "the box overflows at 375 px"
+    assert box.evaluate("b => b.getBoundingClientRect().right <= window.innerWidth")
+    # dark mode: the textarea's text is light on dark
+    colour = page.locator("#spec-metrics-text").evaluate("t => getComputedStyle(t).color")
+    assert sum(int(x) for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]) > 382

@@ -1,0 +1,151 @@
+"""The paste-your-metrics path on the command line: reading vLLM's and llama.cpp's formats, the
+acceptance fit, and the advice. tests/data/metrics/ holds texts written from the engines' source
+formats; expected.json says, worked by hand, what each must read as. The browser tests feed the
+same files to the page (tests/browser/test_metrics.py)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from specmodel import FIELDS, State, evaluate
+from specmodel.acceptance import ACCEPTANCE_SHAPES, per_position_acceptance
+from specmodel.metrics import MetricsInputError, advise, fit_acceptance, parse_metrics
+from specmodel.metrics.advice import batch_schedule
+from specmodel.vllm import engine_log_line, engine_log_window
+
+DATA = Path(__file__).parent / "data" / "metrics"
+EXPECTED = {k: v for k, v in json.loads((DATA / "expected.json").read_text()).items() if not k.startswith("_")}
+
+
+def _cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", *args], capture_output=True, text=True,
+                          input=stdin)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_format_reads_as_worked_out_by_hand(name):
+    want = EXPECTED[name]
+    r = parse_metrics((DATA / name).read_text())
+    assert r.source == want["source"]
+    assert r.gamma == want["gamma"]
+    for key in ("num_drafts", "mean_acceptance_length", "running_requests", "v0_draft_acceptance_rate"):
+        if key in want:
+            got = getattr(r, key)
+            assert (got is None) == (want[key] is None), key
+            if want[key] is not None:
+                assert got == pytest.approx(want[key], abs=1e-6), key
+    if want["per_position_acceptance"] is None:
+        assert r.per_position_acceptance is None
+    else:
+        assert r.per_position_acceptance == pytest.approx(want["per_position_acceptance"], abs=1e-6)
+    if "note" in want:
+        assert any(want["note"] in n for n in r.notes), r.notes
+    if want.get("unfittable"):
+        with pytest.raises(MetricsInputError):
+            fit_acceptance(r)
+    elif "shape" in want:
+        assert fit_acceptance(r).shape == want["shape"]
+
+
+def test_text_that_is_not_metrics_is_refused_with_an_example():
+    with pytest.raises(MetricsInputError) as e:
+        parse_metrics((DATA / "not-metrics.txt").read_text())
+    assert "SpecDecoding metrics: Mean acceptance length: 2.16" in str(e.value)
+    out = _cli(str(DATA / "not-metrics.txt"))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("specmodel: error: metrics: nothing in the text")
+
+
+def test_partial_input_says_what_was_read_then_what_is_missing():
+    out = _cli(str(DATA / "prometheus-zero-drafts.txt"))
+    assert out.returncode == 2
+    assert "drafts 0" in out.stdout and "nothing was speculated" in out.stdout
+    assert out.stderr.count("\n") == 1 and "nothing was speculated" in out.stderr
+
+
+@pytest.mark.parametrize("hostile", ["", "\x00\x01\x02", "SpecDecoding metrics:", "vllm:spec_decode_num_drafts_total{ 1",
+                                     "Per-position acceptance rate: 1e400", "<script>alert(1)</script> SpecDecoding",
+                                     "vllm:spec_decode_num_drafts_total 1000\nvllm:spec_decode_num_drafts_total 10",
+                                     'vllm:spec_decode_num_drafts_total{engine="0"} banana',
+                                     "SpecDecoding metrics: Mean acceptance length: nan, Per-position acceptance rate: nan",
+                                     "Speculative metrics: Draft acceptance rate: 0.500, Number of speculative tokens: 0"])
+def test_hostile_text_never_raises_anything_but_an_input_error(hostile):
+    try:
+        r = parse_metrics(hostile)
+        fit_acceptance(r)
+    except MetricsInputError:
+        pass
+
+
+def test_an_oversized_text_is_refused_in_one_sentence():
+    with pytest.raises(MetricsInputError, match="more than the 20,000,000 read"):
+        parse_metrics("x" * 20_000_001)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(ACCEPTANCE_SHAPES), st.sampled_from([a for a in FIELDS["alpha"].grid if 0.3 <= a <= 0.9]),
+       st.integers(3, 8), st.sampled_from([1, 16, 128]))
+def test_the_models_own_log_line_fits_back_to_its_acceptance(shape, alpha, gamma, batch):
+    """specmodel vllm-log writes vLLM's line for a state; reading it back recovers the state's
+    shape and α (the per-position rates are printed to 3 decimals, so within 0.01)."""
+    state = State(gamma=gamma, alpha=alpha, acceptance=shape, batch=batch)
+    line = engine_log_line(engine_log_window(state, evaluate(state)))
+    reading = parse_metrics(f"INFO [metrics.py:101] {line}")
+    assert reading.gamma == gamma
+    fit = fit_acceptance(reading)
+    assert fit.alpha == pytest.approx(alpha, abs=0.01)
+    # where the shapes nearly coincide (few positions, or a high α under the rising shape) the
+    # residuals cannot tell them apart: the chosen one then fits as well as the true one
+    true_rms = float(np.sqrt(np.mean((per_position_acceptance(gamma, alpha, shape, gamma)
+                                      - reading.per_position_acceptance) ** 2)))
+    assert fit.shape == shape or fit.residual <= true_rms + 1e-9
+    on_grid = fit_acceptance(reading, FIELDS["alpha"].grid)
+    assert on_grid.alpha == alpha
+
+
+def test_the_schedule_merges_ranges_and_starts_at_one():
+    assert batch_schedule([1, 2, 4, 8, 16], [4, 4, 3, 0, 0]) == [[1, 2, 4], [3, 4, 3], [5, 16, 0]]
+    assert batch_schedule([1, 2], [0, 0]) == [[1, 2, 0]]
+
+
+def test_advice_is_the_models_best_gamma_at_every_batch():
+    reading = parse_metrics((DATA / "prometheus-one.txt").read_text())
+    fit = fit_acceptance(reading, FIELDS["alpha"].grid)
+    advice = advise(State(batch=16), fit)
+    for row in advice.schedule:
+        speedups = {g: evaluate(State(batch=row["batch"], gamma=g, alpha=fit.alpha, acceptance=fit.shape)).speedup
+                    for g in FIELDS["gamma"].grid}
+        best = max(speedups, key=lambda g: (speedups[g], -g))
+        assert row["best_gamma"] == best and row["best_speedup"] == pytest.approx(speedups[best], rel=1e-12)
+        assert row["recommended_gamma"] == (best if speedups[best] > 1 else 0)
+    first_off = next(r["batch"] for r in advice.schedule if r["recommended_gamma"] == 0)
+    assert advice.stops_paying_at_batch == first_off
+    assert advice.speculative_config["num_speculative_tokens"] == advice.recommended_gamma
+    ranges = advice.dynamic_speculative_config["num_speculative_tokens_per_batch_size"]
+    assert ranges[0][0] == 1 and ranges[-1][1] == 1024 and ranges[-1][2] == 0
+    assert advice.dynamic_speculative_config["num_speculative_tokens"] == max(r[2] for r in ranges)
+
+
+def test_cli_json_carries_the_reading_the_fit_and_the_advice():
+    out = _cli("-", "--json", "--site-grid", "--drafter", "ngram", stdin=(DATA / "v1-ngram.log").read_text())
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["reading"]["gamma"] == 3 and got["fit"]["shape"] == "rising" and got["fit"]["alpha"] == 0.5
+    assert got["advice"]["state"]["drafter"] == "ngram" and got["advice"]["state"]["acceptance"] == "rising"
+    assert [r["batch"] for r in got["advice"]["schedule"]] == list(FIELDS["batch"].grid)
+
+
+def test_cli_takes_the_batch_from_running_requests_and_prints_the_take_away():
+    out = _cli(str(DATA / "prometheus-one.txt"))
+    assert out.returncode == 0, out.stderr
+    assert "batch 12: vllm:num_requests_running" in out.stdout
+    assert "predictions of the calibrated cost model, not measurements" in out.stdout
+    assert "--speculative-config '{" in out.stdout and "num_speculative_tokens_per_batch_size" in out.stdout
+    assert "dynamic_speculative_decoding" in out.stdout
