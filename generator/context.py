@@ -83,7 +83,8 @@ def metrics_example(site) -> dict:
     fit = fit_acceptance(reading, SITE_FIELDS["alpha"].grid)
     advice = advise(site.base.replace(drafter=METRICS_EXAMPLE_DRAFTER), fit, site.catalog)
     return {"example": METRICS_EXAMPLE, "example_drafter": METRICS_EXAMPLE_DRAFTER, "dynamic_docs": DYNAMIC_SD_DOCS,
-            "reading": reading.as_dict(), "fit": fit.as_dict(), "advice": advice.as_dict()}
+            "reading": reading.as_dict(), "fit": fit.as_dict(), "fit_free": fit_acceptance(reading).as_dict(),
+            "advice": advice.as_dict()}
 
 
 def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
@@ -108,7 +109,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         for k, d in bound.items()
     })
     ctx["constants"] = Scope("constants", {
-        "falling_decay": FALLING_DECAY, "rising_decay": RISING_DECAY, "rising_fit": rising_fit(), "output_tokens": site.base.output_tokens, "grid_states": site_states(site),
+        "falling_decay": FALLING_DECAY, "rising_decay": RISING_DECAY, "rising_fit": rising_fit(), "max_gamma": max(SITE_FIELDS["gamma"].grid), "output_tokens": site.base.output_tokens, "grid_states": site_states(site),
         "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
         "sampler_vocabulary_size": len(sampler_demo.rows), "token_row_passes": len(sim["token_row"]),
     })
@@ -209,7 +210,7 @@ def evidence_context(site) -> dict:
         return {"drafter": d, "basis": e.basis, "alpha": e.alpha, "alpha_on_grid": on_grid, "acceptance": e.acceptance,
                 "mean_acceptance_length": e.mean_acceptance_length, "measured_gamma": e.measured_gamma,
                 "source": e.source, "label": site.labels["drafter"][d], "task_label": site.labels["task"][t],
-                "dataset": TASKS[t]["dataset"], "target_label": site.labels["target"][target]}
+                "dataset": e.dataset or "", "target_label": site.labels["target"][target]}
 
     # the essay's target's, by drafter and task; every target's, as rows (the model page)
     target = site.base.target

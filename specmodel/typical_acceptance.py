@@ -51,17 +51,18 @@ def _liu(dataset: str, name: str) -> str:
     return _LIU_TRACES.replace("{dataset}", dataset).replace("{dataset_name}", name)
 
 
-def _measured(length: float, gamma: int, source: str) -> dict:
+def _measured(length: float, gamma: int, source: str, dataset: str) -> dict:
     return {"basis": MEASURED, "mean_acceptance_length": length, "measured_gamma": gamma, "acceptance": FALLING,
-            "source": source}
+            "source": source, "dataset": dataset}
 
 
 def _angelslim(mt_bench: float, mean: float, humaneval: float) -> dict:
-    return {"chat": _measured(mt_bench, 2, _ANGELSLIM.replace("{what}", "MT-bench")),
+    return {"chat": _measured(mt_bench, 2, _ANGELSLIM.replace("{what}", "MT-bench"), "MT-bench"),
             "summarisation": _measured(mean, 2, _ANGELSLIM.replace(
-                "{what}", "no summarisation set: the mean over GSM8K, Alpaca, HumanEval and MT-bench")),
+                "{what}", "no summarisation set: the mean over GSM8K, Alpaca, HumanEval and MT-bench"),
+                "mean of GSM8K, Alpaca, HumanEval, MT-bench"),
             "code-editing": _measured(humaneval, 2, _ANGELSLIM.replace(
-                "{what}", "HumanEval, code generation: the nearest to code editing published"))}
+                "{what}", "HumanEval, code generation: the nearest to code editing published"), "HumanEval")}
 
 
 _ASSUMED = {task: {"basis": ASSUMED, "alpha": 0.75, "acceptance": FALLING, "source": _NO_PAIR_MEASUREMENT}
@@ -71,9 +72,9 @@ _ASSUMED = {task: {"basis": ASSUMED, "alpha": 0.75, "acceptance": FALLING, "sour
 # falling shape, its α matched to the measured mean acceptance length at the measured γ.
 TYPICAL_ACCEPTANCE_ENTRIES: dict[str, dict[str, dict[str, dict]]] = {
     "ngram": {ANY_TARGET: {
-        "chat": _measured(1.40, 3, _liu("sharegpt", "ShareGPT")),
-        "summarisation": _measured(1.33, 3, _liu("cnn", "CNN/DailyMail")),
-        "code-editing": _measured(2.04, 3, _liu("instructcoder", "InstructCoder")),
+        "chat": _measured(1.40, 3, _liu("sharegpt", "ShareGPT"), "ShareGPT"),
+        "summarisation": _measured(1.33, 3, _liu("cnn", "CNN/DailyMail"), "CNN/DailyMail"),
+        "code-editing": _measured(2.04, 3, _liu("instructcoder", "InstructCoder"), "InstructCoder"),
     }},
     **{key: {ANY_TARGET: _ASSUMED} for key in ("qwen3-0.6b", "qwen3-1.7b", "qwen3-4b", "llama-3.2-1b")},
     "eagle3": {
@@ -81,9 +82,9 @@ TYPICAL_ACCEPTANCE_ENTRIES: dict[str, dict[str, dict[str, dict]]] = {
         "qwen3-14b": _angelslim(1.74, 1.79, 1.76),
         "qwen3-32b": _angelslim(1.86, 1.91, 1.86),
         "qwen3-30b-a3b": _angelslim(2.01, 2.04, 2.02),
-        "llama-3.1-8b-instruct": {task: _measured(2.79, 3, _VLLM_20780) for task in TASKS},
+        "llama-3.1-8b-instruct": {task: _measured(2.79, 3, _VLLM_20780, "MT-bench") for task in TASKS},
         "llama-3.3-70b-instruct": {task: _measured(2.79, 3, _VLLM_20780 + "; measured on the 8B model's head, "
-                                                   "assumed to carry over to the 70B's") for task in TASKS},
+                                                   "assumed to carry over to the 70B's", "MT-bench") for task in TASKS},
     },
 }
 
@@ -94,7 +95,7 @@ class TypicalAcceptance:
 
     basis: MEASURED or ASSUMED. alpha: α of the acceptance shape ``acceptance`` (solved from
     the measurement, or assumed). mean_acceptance_length, measured_gamma: the measurement (None
-    when assumed). source: where the figure comes from, in a sentence.
+    when assumed). source: where the figure comes from, in a sentence; dataset: the set measured on.
     """
 
     drafter: str
@@ -105,6 +106,7 @@ class TypicalAcceptance:
     source: str
     mean_acceptance_length: float | None = None
     measured_gamma: int | None = None
+    dataset: str | None = None
 
 
 def solve_alpha(mean_length: float, gamma: int, acceptance: str) -> float:
@@ -173,7 +175,7 @@ def _entry(where: str, drafter: str, task: str, e) -> TypicalAcceptance:
     if not isinstance(e, dict):
         raise ModelInputError(where, f"got {type(e).__name__}", "a mapping of field → value")
     basis = e.get("basis")
-    allowed = {MEASURED: ("basis", "mean_acceptance_length", "measured_gamma", "acceptance", "source"),
+    allowed = {MEASURED: ("basis", "mean_acceptance_length", "measured_gamma", "acceptance", "source", "dataset"),
                ASSUMED: ("basis", "alpha", "acceptance", "source")}
     if basis not in allowed:
         raise ModelInputError(f"{where}.basis", f"got {basis!r}", f"{MEASURED} or {ASSUMED}")
@@ -202,4 +204,7 @@ def _entry(where: str, drafter: str, task: str, e) -> TypicalAcceptance:
         alpha = solve_alpha(float(length), gamma, e["acceptance"])
     except ValueError as err:
         raise ModelInputError(f"{where}.mean_acceptance_length", f"got {length!r}", str(err)) from None
-    return TypicalAcceptance(drafter, task, basis, alpha, e["acceptance"], e["source"], float(length), gamma)
+    dataset = e["dataset"]
+    if not isinstance(dataset, str) or not dataset:
+        raise ModelInputError(f"{where}.dataset", f"got {dataset!r}", "the name of the set the length was measured on")
+    return TypicalAcceptance(drafter, task, basis, alpha, e["acceptance"], e["source"], float(length), gamma, dataset)

@@ -125,11 +125,14 @@ def test_advice_is_the_models_best_gamma_at_every_batch():
         best = max(speedups, key=lambda g: (speedups[g], -g))
         assert row["best_gamma"] == best and row["best_speedup"] == pytest.approx(speedups[best], rel=1e-12)
         assert row["recommended_gamma"] == (best if speedups[best] > 1 else 0)
-    first_off = next(r["batch"] for r in advice.schedule if r["recommended_gamma"] == 0)
+    first_off = next(r["batch"] for r in advice.schedule if r["recommended_gamma"] == 0 and r["fits_in_memory"])
     assert advice.stops_paying_at_batch == first_off
     assert advice.speculative_config["num_speculative_tokens"] == advice.recommended_gamma
     ranges = advice.dynamic_speculative_config["num_speculative_tokens_per_batch_size"]
-    assert ranges[0][0] == 1 and ranges[-1][1] == 1024 and ranges[-1][2] == 0
+    # the schedule covers the batch sizes that fit in memory; vLLM carries the last γ past them
+    fitting = [r["batch"] for r in advice.schedule if r["fits_in_memory"]]
+    assert advice.largest_fitting_batch == fitting[-1] < 1024
+    assert ranges[0][0] == 1 and ranges[-1][1] == fitting[-1] and ranges[-1][2] == 0
     assert advice.dynamic_speculative_config["num_speculative_tokens"] == max(r[2] for r in ranges)
 
 

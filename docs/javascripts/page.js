@@ -101,12 +101,17 @@ class Page {
     this.state$.subscribe((state) => this.controls.show(state));
     const box = document.querySelector("[data-metrics]");
     if (box) {
-      this.metrics = mountMetrics(box, this.manifest, { apply: (values) => this.applyMetrics(values) });
+      this.metrics = mountMetrics(box, this.manifest, {
+        apply: (values) => this.applyMetrics(values),
+        current: () => this.state$.get(),
+      });
       // The paste box's own GPU, target, drafter and batch controls move the same state.
       const deployment = mountControls(this.metrics.controls.parentElement, this.manifest, {
         onMove: () => {},
         onCommit: (moved) => {
-          const { state, notes } = constrainState(moved, this.manifest, new Set(["gpu", "target", "drafter", "batch"]));
+          const { state: constrained, notes } = constrainState(moved, this.manifest, new Set(["gpu", "target", "drafter", "batch"]));
+          // the pasted acceptance follows the reader to another configuration, as far as its data allow
+          const state = this.metrics.adjust(constrained);
           this.state$.set(state, { source: "controls" });
           showNotes(this.sim, notes);
           this.pushUrl(state);

@@ -11,7 +11,7 @@ FIXED_CONSTANTS: dict[str, dict] = {
     },
     "allreduce_latency_s": {
         "value": 8e-6,
-        "source": "estimate, not fitted: no measurement here has more than one GPU. A small all-reduce between "
+        "source": "an estimate, not a fit: no measurement here has more than one GPU. A small all-reduce between "
                   "NVLink-connected GPUs takes a few microseconds in NCCL and vLLM's custom all-reduce "
                   "(nccl-tests' small-message latencies are 5–10 µs)",
     },

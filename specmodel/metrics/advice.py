@@ -33,8 +33,11 @@ class Advice:
     ``speedup``: at the state; ``schedule``: one row per batch size of the site's grid, with
     ``best_gamma``, ``best_speedup``, ``speedup_at_fitted_gamma``, ``fits_in_memory`` and
     ``recommended_gamma`` (the best γ where it beats plain decoding, else 0);
-    ``stops_paying_at_batch``: the first of those batch sizes at which no γ beats plain decoding
-    (None: it pays at every one); ``recommended_gamma``: at the state's batch size.
+    ``largest_fitting_batch``: the largest of those batch sizes whose weights and KV caches fit in
+    the GPUs (None: none fits); ``stops_paying_at_batch``: the first batch size that fits at which no
+    γ beats plain decoding (None: it pays at every one that fits); ``recommended_gamma``: at the
+    state's batch size. The γ-by-load schedule covers the batch sizes that fit (vLLM carries the
+    last range's γ beyond it).
     """
 
     state: State
@@ -42,6 +45,7 @@ class Advice:
     best_gamma: int
     best_speedup: float
     recommended_gamma: int
+    largest_fitting_batch: int | None
     stops_paying_at_batch: int | None
     schedule: list
     speculative_config: dict | None
@@ -50,7 +54,7 @@ class Advice:
     def as_dict(self) -> dict:
         return {"state": self.state.as_dict(), "speedup": self.speedup, "best_gamma": self.best_gamma,
                 "best_speedup": self.best_speedup, "recommended_gamma": self.recommended_gamma,
-                "stops_paying_at_batch": self.stops_paying_at_batch, "schedule": self.schedule,
+                "largest_fitting_batch": self.largest_fitting_batch, "stops_paying_at_batch": self.stops_paying_at_batch, "schedule": self.schedule,
                 "speculative_config": self.speculative_config,
                 "dynamic_speculative_config": self.dynamic_speculative_config}
 
@@ -103,12 +107,13 @@ def advise(state: State, fit: AcceptanceFit, catalog: Catalog | None = None) -> 
                      "fits_in_memory": bool(fits[i]), "recommended_gamma": int(g[best_i[i]]) if best > 1 else 0})
     at = rows[batches.index(state.batch)]
     schedule = [row for row in rows if row["batch"] in grid_batches]
-    stops = next((row["batch"] for row in schedule if row["recommended_gamma"] == 0), None)
+    fitting = [row for row in schedule if row["fits_in_memory"]]
+    stops = next((row["batch"] for row in fitting if row["recommended_gamma"] == 0), None)
     config = drafter.speculative_config(at["recommended_gamma"]) if at["recommended_gamma"] else None
-    ks = [row["recommended_gamma"] for row in schedule]
+    ks = [row["recommended_gamma"] for row in fitting]
     dynamic = None
-    if max(ks) > 0:
+    if ks and max(ks) > 0:
         dynamic = dict(drafter.speculative_config(max(ks)))
-        dynamic["num_speculative_tokens_per_batch_size"] = batch_schedule([row["batch"] for row in schedule], ks)
+        dynamic["num_speculative_tokens_per_batch_size"] = batch_schedule([row["batch"] for row in fitting], ks)
     return Advice(state, at["speedup_at_fitted_gamma"], at["best_gamma"], at["best_speedup"], at["recommended_gamma"],
-                  stops, schedule, config, dynamic)
+                  fitting[-1]["batch"] if fitting else None, stops, schedule, config, dynamic)

@@ -5,6 +5,7 @@ import json
 
 from ..catalog import Catalog
 from ..extrapolation import extrapolation_note
+from ..fields import FIELDS
 from .advice import DYNAMIC_SD_DOCS, Advice
 from .fit import AcceptanceFit, PER_POSITION
 from .parse import Reading
@@ -46,12 +47,17 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
              f"{gpus}, drafter {s.drafter}, batch {s.batch}, context {s.context}, {s.workload}",
              f"  speedup at γ = {s.gamma}: {advice.speedup:.2f}×",
              f"  best γ at batch {s.batch}: {advice.best_gamma} ({advice.best_speedup:.2f}×)"]
-    if advice.stops_paying_at_batch is None:
-        lines.append("  speculation pays at every batch size up to 1,024 (at its best γ)")
+    if advice.largest_fitting_batch is None:
+        lines.append("  no batch size fits in the GPUs' memory")
+    elif advice.stops_paying_at_batch is None:
+        lines.append(f"  speculation pays at every batch size that fits in memory, up to {advice.largest_fitting_batch:,} "
+                     "(at its best γ)")
     elif advice.stops_paying_at_batch == advice.schedule[0]["batch"]:
         lines.append("  speculation does not pay at any batch size: leave it off")
     else:
         lines.append(f"  speculation stops paying at batch {advice.stops_paying_at_batch:,} (no γ beats plain decoding there)")
+    if advice.best_gamma == max(FIELDS["gamma"].grid):
+        lines.append(f"  (γ = {advice.best_gamma} is the largest searched: the best may lie further)")
     if advice.best_gamma > s.gamma:
         lines.append(f"  (positions past the {s.gamma} the text measured are the fitted shape carried on: "
                      f"measure before trusting γ = {advice.best_gamma})")

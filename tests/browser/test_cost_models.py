@@ -111,12 +111,20 @@ def test_a_click_on_the_decision_map_opens_that_cell(page, page_log):
         "[aria-label*='concurrent sequences: 64;'][aria-label*='context (tokens): 8192;']"
     ).first
     before = mark.evaluate("e => e.getBoundingClientRect().top")
-    mark.click(force=True)  # the cell's label sits on top and takes the click: same row
     drafter = {label: key for key, label in manifest()["labels"]["drafter"].items()}[cell[3]]  # the table names it
     expected = {**manifest()["defaults"], "batch": 64, "context": 8192, "drafter": drafter, "gamma": int(cell[4]),
                 "alpha": float(cell[5])}
     expected["acceptance"] = "falling"  # every typical acceptance falls with position (the model page)
-    wait_rendered(page, query_of(expected))
+    # On a loaded machine Vega may still be redrawing the map when the first click lands (the
+    # mark clicked is replaced): a reader clicks again, and so does the test, at most twice more.
+    for attempt in range(3):
+        mark.click(force=True)  # the cell's label sits on top and takes the click: same row
+        try:
+            wait_rendered(page, query_of(expected), timeout=5_000 if attempt < 2 else 15_000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     assert controls_state(page) == expected
     assert mismatches(page, expected) == []
     # the page stays where the reader is, and the bar shows the verdict: the cell's speedup

@@ -122,7 +122,7 @@ def _check_answer_against_cli(page, cli: dict) -> None:
 def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     home.click("[data-action=metrics-example]")
     status = _wait_read(home)
-    assert "acceptance rising with position, α = 0.50" in status and "Predicted:" in status
+    assert "acceptance rising with position, α = 0.50" in status and "Predicted for n-gram" in status
     state = {**manifest()["defaults"], "drafter": "ngram", "gamma": 3, "alpha": 0.5, "acceptance": "rising"}
     wait_rendered(home, query_of(state))
     assert current_query(home) == query_of(state)
@@ -154,9 +154,27 @@ def test_another_configuration_keeps_the_fit_where_its_data_allow_and_says_where
     home.select_option("#metrics-gpu", "h200")
     home.wait_for_function("() => document.querySelector('#simulation').dataset.rendered?.includes('gpu=h200')")
     warning = home.locator("[data-metrics-answer] .spec-metrics__warn")
-    # the other configurations hold acceptance falling with position only: the answer says so
-    assert warning.is_visible() and "falling with position" in warning.inner_text()
+    # the other configurations hold acceptance falling with position only: the answer uses that
+    # shape's own best fit to the pasted rates, and says so
+    assert warning.is_visible() and "falling with position only" in warning.inner_text()
+    reading, fit, _ = _python((DATA / "v1-ngram.log").read_text())
+    falling_alpha = min(FIELDS["alpha"].grid, key=lambda a: fit_acceptance(
+        Reading(**{**reading.__dict__, "per_position_acceptance": reading.per_position_acceptance}), [a]).residuals["falling"])
+    assert f"alpha={falling_alpha:g}" in current_query(home) and "acceptance=" not in current_query(home)
     assert "H200" in home.locator("[data-metrics-answer] p").first.inner_text()
+    # the announced summary was about the state the read set: it does not stay on screen, stale
+    assert home.locator("[data-metrics-status]").inner_text() == ""
+
+
+def test_a_readers_own_paste_does_not_keep_the_examples_drafter(home):
+    home.click("[data-action=metrics-example]")
+    _wait_read(home)
+    assert "drafter=ngram" in current_query(home)
+    home.fill("#spec-metrics-text", (DATA / "prometheus-one.txt").read_text())
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.includes('Qwen3-0.6B')")
+    assert "drafter=" not in current_query(home)
+    assert "does not say which drafter" in home.locator("[data-metrics-answer]").inner_text()
 
 
 def test_partial_input_says_what_was_read_and_what_is_missing(home):

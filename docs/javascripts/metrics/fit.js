@@ -8,8 +8,9 @@ export const MEAN_LENGTH = "mean acceptance length";
 
 export class FitError extends Error {}
 
-// {shape, alpha, gamma, residual, residuals, basis, fitted_per_position, fitted_mean_acceptance_length,
-//  positions_used}. A reading with more draft positions than the table holds is fitted on the
+// {shape, alpha, gamma, residual, residuals, alphas, basis, fitted_per_position,
+//  fitted_mean_acceptance_length, truncated}; alphas: the best α of each shape tried (a configuration
+// whose data hold fewer shapes uses its own shape's best). A reading with more draft positions than the table holds is fitted on the
 // first ones (the simulation's γ stops there), and `truncated` says so.
 export function fitOnGrid(reading, table) {
   const alphas = table.alphas;
@@ -19,6 +20,7 @@ export function fitOnGrid(reading, table) {
     const gamma = measured.length;
     let best = null;
     const residuals = {};
+    const alphas = {};
     for (const shape of table.shapes) {
       let shapeBest = null;
       table.per_position[shape].forEach((row, i) => {
@@ -28,9 +30,10 @@ export function fitOnGrid(reading, table) {
         if (shapeBest === null || rms < shapeBest.rms) shapeBest = { rms, i };
       });
       residuals[shape] = shapeBest.rms;
+      alphas[shape] = table.alphas[shapeBest.i];
       if (best === null || shapeBest.rms < best.residual - 1e-12) best = { shape, i: shapeBest.i, residual: shapeBest.rms };
     }
-    return result(table, best.shape, best.i, gamma, best.residual, residuals, PER_POSITION, reading, top);
+    return result(table, best.shape, best.i, gamma, best.residual, residuals, alphas, PER_POSITION, reading, top);
   }
   if (reading.mean_acceptance_length !== null && reading.gamma) {
     const gamma = Math.min(reading.gamma, top);
@@ -40,13 +43,14 @@ export function fitOnGrid(reading, table) {
       const gap = Math.abs(row[gamma - 1] - reading.mean_acceptance_length);
       if (best === null || gap < best.gap) best = { gap, i };
     });
-    return result(table, shape, best.i, gamma, best.gap, { [shape]: best.gap }, MEAN_LENGTH, reading, top);
+    return result(table, shape, best.i, gamma, best.gap, { [shape]: best.gap }, { [shape]: table.alphas[best.i] },
+      MEAN_LENGTH, reading, top);
   }
   const missing = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
   throw new FitError(`The ${reading.source} text cannot be fitted: ${missing}`);
 }
 
-function result(table, shape, i, gamma, residual, residuals, basis, reading, top) {
+function result(table, shape, i, gamma, residual, residuals, alphas, basis, reading, top) {
   const perPos = table.per_position[shape][i].slice(0, gamma);
   return {
     shape,
@@ -54,6 +58,7 @@ function result(table, shape, i, gamma, residual, residuals, basis, reading, top
     gamma,
     residual,
     residuals,
+    alphas,
     basis,
     fitted_per_position: perPos,
     fitted_mean_acceptance_length: table.mean_acceptance_length[shape][i][gamma - 1],

@@ -4,7 +4,7 @@
 // Everything from the pasted text is written with textContent, never as HTML.
 import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
-import { snap } from "../core/url-state.js";
+import { availableValues, sameState, snap } from "../core/url-state.js";
 import { FitError, PER_POSITION, fitOnGrid } from "../metrics/fit.js";
 import { MetricsInputError, parseMetrics } from "../metrics/parse.js";
 import { configFlag } from "./vllm.js";
@@ -49,13 +49,14 @@ function flagObject(flag) {
   return JSON.parse(flag.slice(flag.indexOf("'") + 1, flag.lastIndexOf("'")));
 }
 
-export function mountMetrics(root, manifest, { apply }) {
+export function mountMetrics(root, manifest, { apply, current }) {
   const form = root.querySelector("[data-metrics-form]");
   const textarea = form.querySelector("textarea");
   const status = root.querySelector("[data-metrics-status]");
   const result = root.querySelector("[data-metrics-result]");
-  let fitted = null; // {reading, fit, note}: the last text read successfully
+  let fitted = null; // {reading, fit, batchNote, example, announced}: the last text read successfully
   let reads = 0;
+  let drafterBeforeExample = null; // the example sets its own drafter; the reader's comes back after
 
   function say(text) {
     // One announcement per read: the live region changes once, when everything is known.
@@ -102,7 +103,18 @@ export function mountMetrics(root, manifest, { apply }) {
     }));
   }
 
-  async function read(text, extra = {}) {
+  // The fitted acceptance at `state`'s configuration: the fit's shape where its data hold it, else
+  // the best fit among the shapes they do hold.
+  function adjust(state) {
+    if (!fitted) return state;
+    const { fit } = fitted;
+    const shapes = availableValues(manifest, state, "acceptance").filter((s) => s in fit.alphas);
+    if (shapes.length === 0) return state;
+    const shape = shapes.includes(fit.shape) ? fit.shape : shapes.reduce((a, b) => (fit.residuals[b] < fit.residuals[a] ? b : a));
+    return { ...state, acceptance: shape, alpha: fit.alphas[shape], gamma: fit.gamma };
+  }
+
+  async function read(text, { example = null } = {}) {
     const read = ++reads;
     fitted = null;
     if (!text.trim()) {
@@ -132,7 +144,14 @@ export function mountMetrics(root, manifest, { apply }) {
       return;
     }
     showFit(fit);
-    const values = { alpha: fit.alpha, acceptance: fit.shape, gamma: fit.gamma, ...extra };
+    const values = {};
+    if (example) {
+      if (drafterBeforeExample === null) drafterBeforeExample = current().drafter;
+      values.drafter = example;
+    } else if (drafterBeforeExample !== null) {
+      values.drafter = drafterBeforeExample;
+      drafterBeforeExample = null;
+    }
     let batchNote = null;
     if (reading.running_requests !== null && reading.running_requests > 0) {
       values.batch = snap(manifest.axes.batch, reading.running_requests);
@@ -140,10 +159,11 @@ export function mountMetrics(root, manifest, { apply }) {
         batchNote = `${reading.running_requests} running requests: the simulation's nearest batch size is ${values.batch}.`;
       }
     }
-    fitted = { reading, fit, batchNote };
+    fitted = { reading, fit, batchNote, example: Boolean(example), announced: null };
     result.hidden = false;
-    const shown = await apply(values);
+    const shown = await apply(adjust({ ...current(), ...values }));
     if (read !== reads) return;
+    fitted.announced = shown.state;
     const answer = renderAnswer(shown);
     say(
       `Read ${reading.source}: γ = ${fit.gamma}, mean acceptance length ${fixed(reading.mean_acceptance_length ?? fit.fitted_mean_acceptance_length, 2)}. ` +
@@ -175,26 +195,39 @@ export function mountMetrics(root, manifest, { apply }) {
       };
     });
     const here = rows.find((r) => r.batch === state.batch);
-    const stops = rows.find((r) => r.use === 0);
+    const fitting = rows.filter((r) => r.fits);
+    const stops = fitting.find((r) => r.use === 0);
     const speedup = lookup(data, "speedup", state);
     const nodes = [];
     nodes.push(el("p", `Predictions of the ${labels.cost_model[state.cost_model]} cost model, not measurements: ${labels.target[state.target]} on ${labels.gpu[state.gpu]}${state.tp > 1 ? ` ×${state.tp}` : ""}, drafter ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context.`));
-    const differs = [];
-    if (state.acceptance !== fit.shape) differs.push(`acceptance ${labels.acceptance[state.acceptance]} (this configuration's data hold no other shape; specmodel fit-metrics prices yours)`);
-    if (state.alpha !== fit.alpha) differs.push(`α = ${fixed(state.alpha, 2)}`);
-    if (state.gamma !== fit.gamma) differs.push(`γ = ${state.gamma}`);
-    if (differs.length) nodes.push(el("p", `The simulation has since moved away from the fit: ${differs.join(", ")}.`, { class: "spec-metrics__warn" }));
+    const ownShape = state.acceptance === fit.shape;
+    const stand = !ownShape && state.alpha === fit.alphas[state.acceptance] && state.gamma === fit.gamma;
+    if (stand) {
+      nodes.push(el("p", `This configuration's data hold acceptance ${labels.acceptance[state.acceptance]} only: the answer uses that shape's best fit to your rates, α = ${fixed(state.alpha, 2)} (residual ${fixed(fit.residuals[state.acceptance], 3)}, against ${fixed(fit.residual, 3)} for ${labels.acceptance[fit.shape]}). specmodel fit-metrics prices your shape on any configuration.`, { class: "spec-metrics__warn" }));
+    } else {
+      const differs = [];
+      if (!ownShape) differs.push(`acceptance ${labels.acceptance[state.acceptance]}`);
+      if (ownShape && state.alpha !== fit.alpha) differs.push(`α = ${fixed(state.alpha, 2)}`);
+      if (state.gamma !== fit.gamma) differs.push(`γ = ${state.gamma}`);
+      if (differs.length) nodes.push(el("p", `The simulation has since moved away from the fit (${differs.join(", ")}): these numbers are for the settings shown, not for your acceptance.`, { class: "spec-metrics__warn" }));
+    }
+    if (!fitted.example) {
+      nodes.push(el("p", `The text does not say which drafter produced it: the answer prices ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
+    }
     if (batchNote) nodes.push(el("p", batchNote));
     const list = el("ul");
     list.append(el("li", `Speedup at γ = ${state.gamma}: ${format("times", speedup)}. It is the highlighted rung of the simulation's ladder.`));
     list.append(el("li", `Best γ at ${sequences(state.batch)}: ${here.best} (${format("times", here.bestSpeedup)}).`));
     let pays;
-    if (!stops) pays = `Speculation pays at every batch size up to ${format("int", batches[batches.length - 1])}, at its best γ.`;
+    if (fitting.length === 0) pays = "No batch size fits in the GPUs' memory.";
+    else if (!stops) pays = `Speculation pays at every batch size that fits in memory, up to ${format("int", fitting[fitting.length - 1].batch)}, at its best γ.`;
     else if (stops === rows[0]) pays = "Speculation does not pay at any batch size: leave it off.";
     else pays = `Speculation stops paying at ${sequences(stops.batch)}: no γ beats plain decoding there.`;
     list.append(el("li", pays));
-    if (here.best > fit.gamma) {
-      list.append(el("li", `Positions past the ${fit.gamma} your text measured are the fitted shape's extrapolation: measure before trusting γ = ${here.best}.`));
+    const topGamma = Math.max(...manifest.axes.gamma);
+    if (here.best === topGamma) list.append(el("li", `γ = ${topGamma} is the largest the model searched: the best may lie further.`));
+    if (here.best > fit.gamma && state.gamma === fit.gamma) {
+      list.append(el("li", `Positions past the ${fit.gamma} your text measured are the fitted shape carried on: measure before trusting γ = ${here.best}.`));
     }
     nodes.push(list);
     const table = el("table", null, { "aria-label": "γ by batch size" });
@@ -224,21 +257,21 @@ export function mountMetrics(root, manifest, { apply }) {
     } else {
       nodes.push(el("p", `At ${sequences(state.batch)} no γ beats plain decoding: leave speculation off.`));
     }
-    const ks = rows.map((r) => r.use);
-    const top = Math.max(...ks);
+    const ks = fitting.map((r) => r.use);
+    const top = ks.length ? Math.max(...ks) : 0;
     if (top > 0) {
       const config = flagObject(configFlag(data, { ...state, gamma: top }));
-      config.num_speculative_tokens_per_batch_size = batchSchedule(batches, ks);
+      config.num_speculative_tokens_per_batch_size = batchSchedule(fitting.map((r) => r.batch), ks);
       const p = el("p", "To change γ with load (vLLM 0.24 or later, ");
       const a = el("a", "dynamic speculative decoding", { href: DYNAMIC_DOCS });
-      p.append(a, document.createTextNode("), one flag carries the whole table:"));
+      p.append(a, document.createTextNode("), one flag carries the table's batch sizes that fit in memory:"));
       const pre = el("pre");
       pre.append(el("code", `--speculative-config '${pythonJson(config)}'`));
       nodes.push(p, pre);
     }
     box.replaceChildren(...nodes);
     const rung = pays.replace(/:.*$/, "").replace(/\.$/, "");
-    return `Predicted: ${format("times", speedup)} at ${sequences(state.batch)}; best γ there ${here.best}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
+    return `Predicted for ${labels.drafter[state.drafter]} on ${labels.gpu[state.gpu]}: ${format("times", speedup)} at ${sequences(state.batch)}; best γ there ${here.best}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
   }
 
   form.addEventListener("submit", (event) => {
@@ -248,7 +281,7 @@ export function mountMetrics(root, manifest, { apply }) {
   root.querySelector("[data-action=metrics-example]")?.addEventListener("click", (event) => {
     const button = event.currentTarget;
     textarea.value = button.dataset.example;
-    read(textarea.value, button.dataset.drafter ? { drafter: button.dataset.drafter } : {});
+    read(textarea.value, { example: button.dataset.drafter || null });
   });
   // The essay's "Try the example" links land on the box and paste the example (one click).
   // Ours alone: the theme would treat the anchor as a navigation and render the page anew.
@@ -274,6 +307,9 @@ export function mountMetrics(root, manifest, { apply }) {
     // A new state is on screen: the answer follows it (the announcer speaks for the simulation).
     shown(shown) {
       if (!fitted || result.hidden) return;
+      // The announced summary was about the state the read set; another one makes it stale (a
+      // removal is not announced).
+      if (fitted.announced && status.textContent && !sameState(shown.state, fitted.announced)) status.textContent = "";
       try {
         renderAnswer(shown);
       } catch (error) {
@@ -281,5 +317,6 @@ export function mountMetrics(root, manifest, { apply }) {
       }
     },
     controls: root.querySelector("[data-metrics-controls]"),
+    adjust,
   };
 }
