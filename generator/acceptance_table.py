@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from specmodel import FIELDS
 from specmodel.acceptance import ACCEPTANCE_SHAPES, mean_acceptance_length, per_position_acceptance
+from specmodel.metrics.fit import POOR_FIT
 
 DIGITS = 9  # the fit compares residuals: keep them well below the rates' printed 3 decimals
 
 
 def acceptance_table() -> dict:
-    """{"alphas", "shapes", "per_position": shape → α → p_1 … p_γmax,
+    """{"alphas", "shapes", "poor_fit": basis → the residual above which a fit is poor, "per_position": shape → α → p_1 … p_γmax,
     "mean_acceptance_length": shape → α → E[L] at γ = 1 … γmax}."""
     alphas = list(FIELDS["alpha"].grid)
     top = max(FIELDS["gamma"].grid)
@@ -21,6 +22,7 @@ def acceptance_table() -> dict:
     return {
         "alphas": alphas,
         "shapes": list(ACCEPTANCE_SHAPES),
+        "poor_fit": dict(POOR_FIT),
         "per_position": {s: [[round(float(p), DIGITS) for p in per_position_acceptance(top, a, s, top)] for a in alphas]
                          for s in ACCEPTANCE_SHAPES},
         "mean_acceptance_length": {s: [[round(float(mean_acceptance_length(g, a, s, g)), DIGITS) for g in gammas]

@@ -92,6 +92,7 @@ def figure_rows(catalog: Catalog, cost_models: tuple[str, ...]) -> dict[str, lis
         m = row.measurement
         context = round(row.context_tokens)
         record = {"row": int(point.id), "batch": batch_of(point, m), "drafter": point.drafter or "none",
+                  "drafter_label": catalog.drafters[point.drafter].label if point.drafter else "none",
                   "study": point.study, "context": context, "context_basis": point.context_basis,
                   "fitted": point.fit, "read_off_plot": m.read_off_plot, "source": source_line(m),
                   # one line per setting: who measured, which drafter, at which context

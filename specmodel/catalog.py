@@ -215,7 +215,7 @@ DRAFTER_ENTRIES: dict[str, dict] = {
     "qwen3-1.7b": {"kind": "draft_model", "label": "Qwen3-1.7B draft model", "colour": "#7B5AA6",
                    "model": "qwen3-1.7b"},
     "qwen3-4b": {"kind": "draft_model", "label": "Qwen3-4B draft model", "colour": "#8A3F7E", "model": "qwen3-4b"},
-    "llama-3.2-1b": {"kind": "draft_model", "label": "Llama-3.2-1B draft model", "colour": "#3B6FB6",
+    "llama-3.2-1b": {"kind": "draft_model", "label": "Llama-3.2-1B draft model", "colour": "#8C6D1F",
                      "model": "llama-3.2-1b-instruct"},
     "eagle3": {"kind": "eagle3", "label": "EAGLE-3 head", "colour": "#A34A00",
                "heads": {"qwen3-8b": "eagle3-qwen3-8b", "qwen3-14b": "eagle3-qwen3-14b",

@@ -219,3 +219,9 @@ def test_every_drafter_needs_every_task_for_every_target_it_serves():
     with pytest.raises(ModelInputError, match="not a drafter of the catalog"):
         load_catalog(drafter_entries=drafters, typical_acceptance_entries=_entries())
     assert set(TASKS) == {"chat", "summarisation", "code-editing"}
+
+
+def test_every_drafter_has_its_own_colour():
+    """The decision map tells drafters apart by colour alone."""
+    colours = [d.colour for d in default_catalog().drafters.values()]
+    assert len(set(colours)) == len(colours)

@@ -152,3 +152,14 @@ def test_cli_takes_the_batch_from_running_requests_and_prints_the_take_away():
     assert "predictions of the calibrated cost model, not measurements" in out.stdout
     assert "--speculative-config '{" in out.stdout and "num_speculative_tokens_per_batch_size" in out.stdout
     assert "dynamic_speculative_decoding" in out.stdout
+
+
+def test_a_fit_no_shape_can_reach_is_called_poor():
+    """V0 gives only a mean length; 4.9 at γ = 4 is beyond what the falling shape can produce."""
+    line = ("Speculative metrics: Draft acceptance rate: 0.975, System efficiency: 0.980, Number of speculative "
+            "tokens: 4, Number of accepted tokens: 390, Number of draft tokens: 400, Number of emitted tokens: 490.")
+    fit = fit_acceptance(parse_metrics(line))
+    assert fit.poor and fit.residual > 0.1
+    assert not fit_acceptance(parse_metrics((DATA / "v1-ngram.log").read_text())).poor
+    out = _cli("-", stdin=line)
+    assert out.returncode == 0 and "no acceptance shape describes these numbers well" in out.stdout

@@ -17,7 +17,7 @@ ROWS = {"table": [walk(["task", "batch", "context"], task=axis("task"), task_lab
                        gamma=field("decision_gamma"),
                        alpha=field("decision_alpha"), acceptance=field("decision_acceptance"),
                        speedup=field("decision_speedup"), fits=field("decision_fits"),
-                       current=current("batch", "context"))]}
+                       gpu_memory=field("gpu_memory_bytes"), current=current("batch", "context"))]}
 COLUMNS = [column("task_label", "traffic"), column("batch", "concurrent sequences", "int"),
            column("context", "context (tokens)", "int"), column("drafter_label", "best drafter"),
            column("gamma", "best γ", "int"), column("alpha", "its α"), column("speedup", "speedup", "times"),
@@ -37,10 +37,10 @@ def spec(context: dict) -> dict:
         label="'γ' + datum.gamma + '\\n' + format(datum.speedup, '.2f') + '×'",
         drafter_name=label_expr(labels, "datum.drafter"),
         shown="format(datum.speedup, '.2f') + '×'",
-        alpha_shown="format(datum.alpha, '.2f') + (datum.acceptance === 'same' ? ', same at every position'"
-                    " : ', falling with position')",
+        alpha_shown="format(datum.alpha, '.2f') + ', ' + " + label_expr(context["labels"]["acceptance"], "datum.acceptance"),
         verdict="datum.speedup > 1 ? 'faster than plain decoding' : 'plain decoding is faster'",
-        memory=f"datum.fits ? 'fits in {context['gpu_memory']}' : 'does not fit in {context['gpu_memory']}'",
+        # the configuration's GPUs' memory, from the data: the map follows the state
+        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
     )
     # Gaps between cells show the page background, so no separator colour is hard-coded.
     gap = alt.Scale(paddingInner=0.06)

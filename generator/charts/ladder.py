@@ -11,7 +11,8 @@ DESCRIPTION = ("Bar chart of the speedup of speculative decoding over plain deco
                "for each batch size from 1 to 1024 concurrent sequences, a reference line at 1×, and a tick on "
                "each bar for the other cost model's speedup.")
 ROWS = {"table": [walk(["batch"], batch=axis("batch"), speedup=field("speedup"), other_speedup=field("other_speedup"),
-                       fits=field("fits_in_memory"), other=field("other_cost_model"), current=current("batch"))]}
+                       fits=field("fits_in_memory"), gpu_memory=field("gpu_memory_bytes"), other=field("other_cost_model"),
+                       current=current("batch"))]}
 COLUMNS = [column("batch", "concurrent sequences", "int"), column("speedup", "speedup", "times"),
            column("other_speedup", "speedup, other cost model", "times"), column("fits", "fits in memory", "yes")]
 HEIGHT = 190
@@ -25,7 +26,7 @@ def spec(context: dict) -> dict:
         shown="format(datum.speedup, '.2f') + '×'",
         other_shown="format(datum.other_speedup, '.2f') + '×'",
         other_name=label_expr(models, "datum.other"),
-        memory=f"datum.fits ? 'fits in {context['gpu_memory']}' : 'does not fit in {context['gpu_memory']}'",
+        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
         shade="!datum.fits ? 0.35 : datum.current ? 1 : 0.6",
     )
     # Outer padding leaves room for the first and last rungs' value labels.
@@ -67,7 +68,7 @@ def spec(context: dict) -> dict:
     speedup = alt.layer(bars, one, other, above, below).properties(
         width="container", height=HEIGHT,
         # Titles are static while rows change: they name the chart, not a finding.
-        title=title("Speedup at each batch size", "Ticks: the other cost model. Pale: does not fit."),
+        title=title("Speedup at each batch size", "Ticks: the other cost model. Darkest: the", "current batch; palest: does not fit in memory."),
     )
 
     return finish(speedup, NAME, DESCRIPTION, select=["batch"])

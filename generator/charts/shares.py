@@ -9,11 +9,11 @@ from .validation import encode_series, tooltip, with_text
 
 NAME = "shares"
 DESCRIPTION = ("Share of wall time spent drafting, in percent, against batch size (log scale), for a Qwen3-0.6B "
-               "draft model and for n-gram lookup at γ = 3: as profiled in vLLM on one H100 (points) and as "
+               "draft model, an EAGLE-3 head and n-gram lookup at γ = 3: as profiled in vLLM on one H100 (points) and as "
                "predicted by the calibrated, the kernel-by-kernel and the whole-pass cost models (lines).")
 ROWS = None  # the build writes them (generator/evidence.py)
 FOLLOWS_STATE = False
-COLUMNS = [column("row", "row"), column("drafter", "drafter"), column("batch", "concurrent sequences", "int"),
+COLUMNS = [column("row", "row"), column("drafter_label", "drafter"), column("batch", "concurrent sequences", "int"),
            column("measured", "drafting, measured (%)", "num1"), column("calibrated", "drafting, calibrated (%)", "num1"),
            column("per-kernel", "drafting, ideal kernel by kernel (%)", "num1"),
            column("whole-pass", "drafting, ideal whole pass (%)", "num1"),
@@ -25,7 +25,7 @@ COLUMNS = [column("row", "row"), column("drafter", "drafter"), column("batch", "
 
 def spec(context: dict) -> dict:
     base = with_text(alt.Chart(source(NAME)), "%").transform_calculate(
-        drafter_name="datum.drafter === 'ngram' ? 'n-gram lookup' : 'Qwen3-0.6B draft model'")
+        drafter_name="datum.drafter_label")
     x = alt.X("batch:Q", title="concurrent sequences (log scale)",
               scale=alt.Scale(type="log", base=2, domain=[0.8, 640]),
               axis=alt.Axis(values=[1, 4, 16, 64, 128, 512]))
@@ -34,6 +34,6 @@ def spec(context: dict) -> dict:
     chart = encode_series(base, x, y, tips).properties(
         width="container", height=220,
         title=title("Drafting's share of the time, by batch", "Diamonds: Liu et al. 2026's profile, γ = 3.",
-                    "Upper lines: the draft model; lower: n-gram."),
+                    "Upper lines: the draft model; middle: the EAGLE-3", "head; lower: n-gram."),
     )
     return finish(chart, NAME, DESCRIPTION)

@@ -134,7 +134,7 @@ POINTS: dict[str, Point] = _points()
 NOT_MODELLED: dict[str, str] = {
     "108": "FP8 weights: the catalog models bf16 only",
     "123": "FP8 weights: the catalog models bf16 only",
-    "124": "Llama-3.1-8B-Instruct is not a target in the catalog",
+    "124": "the batch size is not stated (6.32 ms per token holds only if it was one stream)",
     **{str(i): "DeepSeek-R1 on 8×B200 is not in the catalog" for i in range(133, 140)},
     "144": "Llama-3-8B in vLLM before v0.6, a CPU-bound engine the presets do not model",
     "145": "Llama-3-8B is not a target in the catalog, and the concurrency is not stated",

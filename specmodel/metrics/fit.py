@@ -21,6 +21,9 @@ from .parse import MetricsInputError, Reading
 FINE_ALPHAS = tuple(round(0.0005 * i, 4) for i in range(1, 2001))
 PER_POSITION = "per-position rates"
 MEAN_LENGTH = "mean acceptance length"
+# Above these residuals no shape describes the text well, and the answer says so: an RMS of 0.05
+# over per-position rates printed to 3 decimals, or 0.1 tokens of mean acceptance length.
+POOR_FIT = {PER_POSITION: 0.05, MEAN_LENGTH: 0.1}
 
 
 @dataclass(frozen=True)
@@ -40,8 +43,13 @@ class AcceptanceFit:
     fitted_per_position: tuple[float, ...]
     fitted_mean_acceptance_length: float
 
+    @property
+    def poor(self) -> bool:
+        """No shape describes the text well (residual above POOR_FIT for the basis)."""
+        return self.residual > POOR_FIT[self.basis]
+
     def as_dict(self) -> dict:
-        return {"shape": self.shape, "alpha": self.alpha, "gamma": self.gamma, "residual": self.residual,
+        return {"poor": self.poor, "shape": self.shape, "alpha": self.alpha, "gamma": self.gamma, "residual": self.residual,
                 "residuals": dict(self.residuals), "basis": self.basis,
                 "fitted_per_position": list(self.fitted_per_position),
                 "fitted_mean_acceptance_length": self.fitted_mean_acceptance_length}

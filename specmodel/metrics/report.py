@@ -28,7 +28,7 @@ def reading_lines(reading: Reading) -> list[str]:
     lines = ["; ".join(parts)]
     if reading.num_drafts is not None:
         lines.append(f"  drafts {_count(reading.num_drafts)}, draft tokens {_count(reading.num_draft_tokens)}, "
-                     f"accepted {_count(reading.num_accepted_tokens)}")
+                     f"accepted (the accepted prefixes) {_count(reading.num_accepted_tokens)}")
     return lines + [f"  note: {n}" for n in reading.notes]
 
 
@@ -36,8 +36,10 @@ def fit_line(fit: AcceptanceFit) -> str:
     others = ", ".join(f"{s} {r:.3f}" for s, r in fit.residuals.items() if s != fit.shape)
     unit = "RMS over positions" if fit.basis == PER_POSITION else "in mean acceptance length"
     tail = f" (other shapes: {others})" if others else " (one length cannot tell the shapes apart; assumed falling)"
+    poor = ("\n  note: no acceptance shape describes these numbers well: the advice is only as good as this fit"
+            if fit.poor else "")
     return (f"fit: acceptance {fit.shape}, α = {fit.alpha:.4g}, γ = {fit.gamma}, residual {fit.residual:.3f} {unit}"
-            f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}")
+            f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}{poor}")
 
 
 def advice_text(advice: Advice, catalog: Catalog) -> str:

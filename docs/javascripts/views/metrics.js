@@ -72,7 +72,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       rows.push(["per-position acceptance", reading.per_position_acceptance.map((p) => fixed(p, 3)).join(", ")]);
     }
     if (reading.num_drafts !== null) {
-      rows.push(["drafts · draft tokens · accepted", `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
+      rows.push(["drafts · draft tokens · accepted (prefixes)", `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
     }
     if (reading.v0_draft_acceptance_rate !== null) rows.push(["V0 draft acceptance rate", fixed(reading.v0_draft_acceptance_rate, 3)]);
     if (reading.running_requests !== null) rows.push(["running requests", String(reading.running_requests)]);
@@ -93,7 +93,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
       (fit.basis === PER_POSITION
         ? " α is fitted on the simulation's grid, in steps of 0.05; the shape with the smallest residual wins."
         : " Without per-position rates one length cannot tell the shapes apart: the fit assumes the model's default, falling.") +
-      (fit.truncated ? ` The text has ${fit.truncated} positions; the simulation drafts at most ${fit.gamma}, so the fit uses the first ${fit.gamma}.` : "");
+      (fit.truncated ? ` The text has ${fit.truncated} positions; the simulation drafts at most ${fit.gamma}, so the fit uses the first ${fit.gamma}.` : "") +
+      (fit.residual > manifest.acceptance_table.poor_fit[fit.basis]
+        ? " No acceptance shape describes these numbers well: the answer is only as good as this fit."
+        : "");
     const body = root.querySelector("[data-metrics-fits]");
     body.replaceChildren(...Object.entries(fit.residuals).map(([shape, r]) => {
       const tr = el("tr");
