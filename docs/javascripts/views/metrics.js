@@ -202,7 +202,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const stops = fitting.find((r) => r.use === 0);
     const speedup = lookup(data, "speedup", state);
     const nodes = [];
-    nodes.push(el("p", `Predictions of the ${labels.cost_model[state.cost_model]} cost model, not measurements: ${labels.target[state.target]} on ${labels.gpu[state.gpu]}${state.tp > 1 ? ` ×${state.tp}` : ""}, drafter ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context.`));
+    nodes.push(el("p", `Predictions of the cost model (${labels.cost_model[state.cost_model]}), not measurements: ${labels.target[state.target]} on ${labels.gpu[state.gpu]}${state.tp > 1 ? ` ×${state.tp}` : ""}, drafter ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context.`));
     const ownShape = state.acceptance === fit.shape;
     const stand = !ownShape && state.alpha === fit.alphas[state.acceptance] && state.gamma === fit.gamma;
     if (stand) {
