@@ -37,7 +37,12 @@ class Affine:
     v1: np.ndarray
 
     def at(self, context_sum) -> np.ndarray:
-        return self.v0 + self.v1 * context_sum
+        value = np.multiply(self.v1, context_sum)
+        # in place where the product already has the result's shape (grid arrays are large)
+        if value.shape == np.broadcast_shapes(value.shape, np.shape(self.v0)):
+            value += self.v0
+            return value
+        return self.v0 + value
 
     def sum(self, context_sum, step, count) -> np.ndarray:
         """Σ_{j=0}^{count−1} v(C + j·step)."""
@@ -133,22 +138,51 @@ def max_affine_sum(a: Affine, b: Affine, context_sum, step, count) -> np.ndarray
     count = np.asarray(count, dtype=float)
     y0 = b.at(context_sum)
     slope = (a.v1 - b.v1) * step
-    gap = a.at(context_sum) - y0
+    gap = a.at(context_sum)
+    if gap.shape == np.broadcast_shapes(gap.shape, y0.shape):
+        gap -= y0
+    else:
+        gap = gap - y0
     shape = np.broadcast_shapes(gap.shape, slope.shape, count.shape)
     if gap.shape != shape:
         gap = gap + np.zeros(shape)
     # Σ_{j<count} y_j
     total = y0 * count
     total += b.v1 * step * (count * (count - 1) / 2)
+    if shape == ():  # one pass: scalars (the in-place steps below need arrays)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            crossing = -np.divide(gap, slope)
+        lo = np.where(slope > 0, np.minimum(np.maximum(np.ceil(crossing), 0.0), count), 0.0)
+        hi = np.minimum(np.maximum(np.floor(crossing) + 1.0, 0.0), count)
+        hi = np.maximum(np.where(slope < 0, hi, np.where((slope == 0) & (gap <= 0), 0.0, count)), lo)
+        return total + (hi - lo) * gap + slope * ((hi * (hi - 1) - lo * (lo - 1)) / 2)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        crossing = -np.divide(gap, slope)  # x − y = 0 at j = crossing (±inf or nan where flat)
+        crossing = np.divide(gap, slope)
+        np.negative(crossing, out=crossing)  # x − y = 0 at j = crossing (±inf or nan where flat)
     # x − y > 0 for j ≥ crossing when rising, j ≤ crossing when falling, all j or none when flat
-    lo = np.where(slope > 0, np.minimum(np.maximum(np.ceil(crossing), 0.0), count), 0.0)
-    hi = np.minimum(np.maximum(np.floor(crossing) + 1.0, 0.0), count)
-    hi = np.maximum(np.where(slope < 0, hi, np.where((slope == 0) & (gap <= 0), 0.0, count)), lo)
+    lo = np.ceil(crossing)
+    np.maximum(lo, 0.0, out=lo)
+    np.minimum(lo, count, out=lo)
+    np.copyto(lo, 0.0, where=~(slope > 0))
+    hi = np.floor(crossing, out=crossing)
+    hi += 1.0
+    np.maximum(hi, 0.0, out=hi)
+    np.minimum(hi, count, out=hi)
+    np.copyto(hi, count, where=~(slope < 0))
+    np.copyto(hi, 0.0, where=(slope == 0) & (gap <= 0))
+    np.maximum(hi, lo, out=hi)
     # + Σ_{lo ≤ j < hi} (gap + j·slope)
-    total += (hi - lo) * gap
-    total += slope * ((hi * (hi - 1) - lo * (lo - 1)) / 2)
+    part = hi - lo
+    part *= gap
+    total += part
+    np.subtract(hi, 1, out=part)
+    part *= hi
+    lo_part = lo - 1
+    lo_part *= lo
+    part -= lo_part
+    part /= 2
+    part *= slope
+    total += part
     return total
 
 
