@@ -38,9 +38,11 @@ def closed_batch_schedule(accepted_count_probs: np.ndarray, output_tokens: int) 
         active[:, t] = f.sum(axis=1)
         token_sum[:, t] = f @ tokens
         nxt = np.zeros_like(f)
-        for k in range(min(num_counts, g - 1)):
+        # every iteration emits at least one token, so before iteration t+1 no mass lies below
+        # s = t: the columns left of it hold exact zeros and are skipped
+        for k in range(min(num_counts, g - 1 - t)):
             # emitting k+1 tokens moves mass from s to s+k+1; mass reaching G is finished
-            nxt[:, k + 1 :] += probs[:, k : k + 1] * f[:, : g - k - 1]
+            nxt[:, t + k + 1 :] += probs[:, k : k + 1] * f[:, t : g - k - 1]
         f = nxt
     stopped = active <= ACTIVE_PROBABILITY_FLOOR
     active[stopped] = 0.0

@@ -89,9 +89,10 @@ def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_position
         moved = present * b * in_f * out_f
         work = 2.0 * tokens * in_f * out_f
         # each GEMM is bound by one side: its time goes to that part
-        memory_bound = moved / bw >= work / rate
-        parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + count * np.where(memory_bound, moved / bw, 0.0)
-        parts[WEIGHTS_AT_FLOP_RATE] = parts[WEIGHTS_AT_FLOP_RATE] + count * np.where(memory_bound, 0.0, work / rate)
+        at_bandwidth, at_flop_rate = moved / bw, work / rate
+        memory_bound = at_bandwidth >= at_flop_rate
+        parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + count * np.where(memory_bound, at_bandwidth, 0.0)
+        parts[WEIGHTS_AT_FLOP_RATE] = parts[WEIGHTS_AT_FLOP_RATE] + count * np.where(memory_bound, 0.0, at_flop_rate)
         flops, bytes_ = flops + count * work, bytes_ + count * moved
         memory, compute = memory + count * moved / bw, compute + count * work / rate
 
