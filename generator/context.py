@@ -8,10 +8,8 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
-import numpy as np
-
 from specmodel import FIELDS as SITE_FIELDS
-from specmodel.acceptance import FALLING_DECAY, RISING_DECAY, RISING_FIT_DATA, per_position_acceptance
+from specmodel.acceptance import FALLING_DECAY, RISING_DECAY, RISING_FIT_DATA
 from specmodel.metrics import advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import DYNAMIC_SD_DOCS
 from specmodel.metrics.parse import EXAMPLE as METRICS_EXAMPLE, Reading
@@ -64,15 +62,13 @@ METRICS_EXAMPLE_DRAFTER = "ngram"
 
 
 def rising_fit() -> list[dict]:
-    """The vectors the rising shape's constant was fitted to, each with its best rising α and residual."""
+    """The vectors the rising shape's constant was fitted to, each with the rising shape's
+    residual (α free) and the shape the paste box's fit would choose for it."""
     out = []
     for source, url, rates in RISING_FIT_DATA:
-        reading = Reading(source=source, records=1, per_position_acceptance=rates)
-        grid = np.linspace(0.001, 1, 1000)
-        model = per_position_acceptance(len(rates), grid, "rising", len(rates))
-        rms = np.sqrt(np.mean((model - np.array(rates)) ** 2, axis=-1))
-        out.append({"source": source, "url": url, "rates": list(rates), "gamma": len(rates), "rms": float(rms.min()),
-                    "shape_chosen": fit_acceptance(reading).shape})
+        fit = fit_acceptance(Reading(source=source, records=1, per_position_acceptance=rates))
+        out.append({"source": source, "url": url, "rates": list(rates), "gamma": len(rates),
+                    "rms": fit.residuals["rising"], "shape_chosen": fit.shape})
     return out
 
 

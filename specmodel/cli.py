@@ -84,12 +84,17 @@ def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
                             help=f"{f.help}: one value, a {how} (default {f.default})")
 
 
+def _default_drafter(target: str, catalog: Catalog) -> str:
+    """The default drafter if it drafts for ``target``, else the first of the target's family."""
+    serving = catalog.drafters_for(target)
+    default = FIELDS["drafter"].default
+    return default if default in serving else serving[0]
+
+
 def _state(args: argparse.Namespace, catalog: Catalog) -> State:
     values = {name: getattr(args, name) for name in FIELDS}
     if values["drafter"] is None:
-        serving = catalog.drafters_for(values["target"])
-        default = FIELDS["drafter"].default
-        values["drafter"] = default if default in serving else serving[0]
+        values["drafter"] = _default_drafter(values["target"], catalog)
     if values["alpha"] is None:
         values["alpha"] = _typical_chat(values["drafter"], values["target"], catalog).alpha
     return State(**values)
@@ -183,9 +188,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
             values["batch"] = FIELDS["batch"].default
             notes.append(f"batch {values['batch']}: the text does not say; --batch sets it")
     if values["drafter"] is None:
-        serving = catalog.drafters_for(values["target"])
-        default = FIELDS["drafter"].default
-        values["drafter"] = default if default in serving else serving[0]
+        values["drafter"] = _default_drafter(values["target"], catalog)
         notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")
     state = State(**values, gamma=fit.gamma, alpha=fit.alpha, acceptance=fit.shape)
     catalog.check_state(state)
