@@ -17,7 +17,7 @@ import numpy as np
 
 from .acceptance import accepted_count_distribution, mean_acceptance_length, per_position_acceptance
 from .architecture import Architecture
-from .costs import CostModel, PassCost
+from .costs import Affine, CostModel, PassCost
 from .drafters import Drafter
 from .hardware import GPU
 from .workloads import CLOSED_BATCH, STEADY_STATE, batch_running_probability, closed_batch_schedule
@@ -81,6 +81,28 @@ class _Steps:
     triple: np.ndarray
     starts: np.ndarray
 
+    def chunks(self, max_steps: int) -> list["_Steps"]:
+        """The steps cut between triples into runs of at most ``max_steps`` steps (a triple longer
+        than that is a run of its own), in order. Small runs keep a batch's arrays in the CPU's
+        cache; each run's sums are its own triples'."""
+        bounds = [0]
+        ends = np.append(self.starts[1:], self.active.size)
+        for i in range(1, self.starts.size):
+            if ends[i] - self.starts[bounds[-1]] > max_steps:
+                bounds.append(i)
+        bounds.append(self.starts.size)
+        runs = []
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            first, last = self.starts[lo], ends[hi - 1]
+            runs.append(_Steps(self.active[first:last], self.tokens[first:last], self.triple[first:last],
+                               self.starts[lo:hi] - first))
+        return runs
+
+
+# Steps per run of the closed-batch sums: a batch's (context × steps) arrays then stay within a
+# 2-core machine's L2 cache (measured: about 1.6× faster per step than one run of 100,000 steps).
+_STEPS_PER_RUN = 8192
+
 
 @functools.lru_cache(maxsize=4)
 def _cached_steps(key: tuple, output_tokens: int) -> _Steps:
@@ -109,17 +131,25 @@ def _closed_batch(steps: _Steps, batch: float, context, triples: Triples, drafte
     q = steps.active[None, :]  # (1, K)
     running = batch_running_probability(q, batch)  # r_t
     n_t = batch * q / running  # active sequences given the batch runs
-    c_t = n_t * context + batch * steps.tokens[None, :] / running  # their context, (P, K)
     gamma_t = triples.gamma[steps.triple][None, :]
+    context_offset = batch * steps.tokens[None, :] / running  # their context: n_t·P + this
+    c_t = n_t * context + context_offset  # (P, K)
+
+    def summed_flops(flops: Affine) -> np.ndarray:
+        # FLOPs are affine in the context, so Σ_t r_t·f(c_t) needs two sums over steps, not one per context
+        at_no_context = _per_triple(running * flops.at(context_offset), steps.starts)
+        per_context_token = _per_triple(running * (flops.v1 * n_t), steps.starts)
+        return at_no_context + per_context_token * context
+
     v = cost.forward_pass(target, gpu, n_t, c_t, gamma_t + 1)
     verify_time = _per_triple(running * v.time_s, steps.starts)
-    verify_flops = _per_triple(running * v.flops, steps.starts)
+    verify_flops = summed_flops(v.flops_in_context())
     step_time = _per_triple(running * cost.step_overhead_s(n_t, gamma_t + 1), steps.starts)
     draft_time, draft_flops, extra_time = [], [], []
     for d in drafters:
         phase = d.draft_phase(cost, gpu, n_t, c_t, gamma_t)
         draft_time.append(_per_triple(running * phase.time_s, steps.starts))
-        draft_flops.append(_per_triple(running * phase.flops, steps.starts))
+        draft_flops.append(summed_flops(phase.flops_in_context()))
         extra_time.append(_per_triple(running * d.iteration_extra_s(cost, n_t), steps.starts))
     stack = lambda parts: np.stack(np.broadcast_arrays(*parts), axis=-2)  # noqa: E731
     return verify_time, verify_flops, step_time, stack(draft_time), stack(draft_flops), stack(extra_time)
@@ -179,10 +209,12 @@ def evaluate_grid(
         "arithmetic_ratio": iter_flops / (el4 * plain_pass.flops),
     }
 
-    # --- closed batch: each triple's DP steps, priced for every context at once, one batch at a
-    # time (arrays of contexts × steps stay small enough to stay in cache)
-    steps = _cached_steps(triples.key, g_out)
-    per_batch = [_closed_batch(steps, float(bv), p3[0], triples, drafters, target, gpu, cost) for bv in b.ravel()]
+    # --- closed batch: each triple's DP steps, priced for every context at once, one batch and
+    # one run of triples at a time (arrays of contexts × steps stay small enough to stay in cache)
+    runs = _cached_steps(triples.key, g_out).chunks(_STEPS_PER_RUN)
+    per_batch = [[np.concatenate(parts, axis=-1) for parts in zip(*(
+        _closed_batch(run, float(bv), p3[0], triples, drafters, target, gpu, cost) for run in runs))]
+        for bv in b.ravel()]
     verify_time, verify_flops, step_time, draft_time, draft_flops, extra_time = (
         np.stack(parts) for parts in zip(*per_batch))  # (B, P, S), (B, P, S), (B, 1, S), (B, P, D, S) × 3
     spec_time = verify_time[:, :, None, :] + draft_time + extra_time + step_time[:, :, None, :]

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from specmodel import State, default_catalog, evaluate
 from specmodel.calibration.fitted import FITTED
 from specmodel.costs import Affine, max_affine_sum
+from specmodel.costs.base import _add_positive_run
 
 CATALOG = default_catalog()
 TARGET = CATALOG.targets["qwen3-8b"]
@@ -24,6 +25,28 @@ def test_max_affine_sum_is_the_loop_it_replaces(a0, a1, b0, b1, context, step, c
     a, b = Affine(np.array(a0), np.array(a1)), Affine(np.array(b0), np.array(b1))
     loop = sum(max(a0 + a1 * (context + j * step), b0 + b1 * (context + j * step)) for j in range(count))
     assert float(max_affine_sum(a, b, context, step, count)) == pytest.approx(loop, rel=1e-9, abs=1e-6)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_max_affine_sum_over_arrays_takes_either_route_to_the_same_bits(seed):
+    # On arrays, elements whose x − y keeps one sign are summed directly and the rest through the
+    # crossing; every element must come out as the crossing alone would give it, bit for bit.
+    rng = np.random.default_rng(seed)
+    shape = (7, 300)
+    a = Affine(rng.normal(size=shape), rng.normal(size=(1, 300)) * 1e-3)
+    b = Affine(rng.normal(size=(1, 300)), rng.choice([0.0, 1e-3], size=(1, 300)) * rng.normal(size=(1, 300)))
+    context = rng.uniform(0, 1e3, size=shape)
+    step = rng.uniform(0, 50, size=(1, 300))
+    count = rng.integers(1, 12, size=(1, 300)).astype(float)
+    got = max_affine_sum(a, b, context, step, count)
+    gap = a.at(context) - b.at(context)
+    total = b.at(context) * count + b.v1 * step * (count * (count - 1) / 2)
+    slope = (a.v1 - b.v1) * step
+    one_route = _add_positive_run(total, gap, *np.broadcast_arrays(slope, count))
+    assert np.array_equal(got, one_route)
+    loop = sum(np.maximum(a.at(context + j * step), b.at(context + j * step)) * (j < count) for j in range(11))
+    np.testing.assert_allclose(got, loop, rtol=1e-9, atol=1e-9)
 
 
 def test_per_kernel_gathers_the_embedding_rather_than_streaming_it():

@@ -50,20 +50,29 @@ class Affine:
         return count * self.at(context_sum) + self.v1 * step * count * (count - 1) / 2
 
 
-@dataclass(frozen=True)
 class PassPrice:
     """One forward pass as functions of its cached context C (tokens, summed over its sequences).
 
     time_s(C) = max(a(C), b(C)), seconds. flops, bytes, memory_time_s (every byte at its
     achieved bandwidth) and compute_time_s (every FLOP at its achieved rate) are affine in C.
+    The last three may be given as ``details``, a function returning them, called when first
+    read: the grid's closed-batch sums need only the time and the FLOPs.
     """
 
-    a: Affine
-    b: Affine
-    flops: Affine
-    bytes: Affine
-    memory_time_s: Affine
-    compute_time_s: Affine
+    def __init__(self, a: Affine, b: Affine, flops: Affine, bytes: Affine | None = None,
+                 memory_time_s: Affine | None = None, compute_time_s: Affine | None = None, *, details=None):
+        self.a, self.b, self.flops = a, b, flops
+        if details is None:
+            self.__dict__["_details"] = (bytes, memory_time_s, compute_time_s)
+        self._details_fn = details
+
+    @functools.cached_property
+    def _details(self) -> tuple:
+        return self._details_fn()
+
+    bytes = property(lambda self: self._details[0])
+    memory_time_s = property(lambda self: self._details[1])
+    compute_time_s = property(lambda self: self._details[2])
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,11 @@ class PassCost:
     def arithmetic_intensity(self) -> np.ndarray:
         """FLOPs per byte moved."""
         return self.flops / self.bytes
+
+    def flops_in_context(self) -> Affine:
+        """The FLOPs as an affine function of the cached context: a PassCost's numbers are fixed,
+        so only for costs that do not depend on it (an n-gram lookup's, none)."""
+        return Affine(self.flops, np.zeros_like(self.flops))
 
     @property
     def tensor_core_idle_fraction(self) -> np.ndarray:
@@ -122,6 +136,14 @@ class PricedPasses:
     def time_s(self) -> np.ndarray:
         return max_affine_sum(self._price.a, self._price.b, self._c, self._step, self._count)
 
+    def flops_in_context(self) -> Affine:
+        """The passes' FLOPs as an affine function of the first pass's context C (the sum over
+        passes of an affine function is affine: Σ_j f(C + j·step) = count·f(C) + f1·step·count(count−1)/2),
+        shaped like the price, not like C: a caller summing over many contexts need not
+        broadcast over them."""
+        f, count = self._price.flops, np.asarray(self._count, dtype=float)
+        return Affine(count * f.v0 + f.v1 * self._step * count * (count - 1) / 2, count * f.v1)
+
     arithmetic_intensity = PassCost.arithmetic_intensity
     tensor_core_idle_fraction = PassCost.tensor_core_idle_fraction
 
@@ -131,59 +153,57 @@ def max_affine_sum(a: Affine, b: Affine, context_sum, step, count) -> np.ndarray
 
     Σ max(x, y) = Σ y + Σ max(x − y, 0), and x − y = gap + j·slope is linear in j: it is positive
     on one run of consecutive j, found from where it crosses zero, and summed as a series.
-    (Written with in-place operations: on the grid these arrays have millions of elements.)
+    On the grid almost every element has x − y of one sign over all of its passes (one side of
+    the roofline binds throughout): those are summed directly, and only the rest (about 1 in
+    25,000) go through the crossing. Both routes do the same floating-point operations on each
+    element, so the result does not depend on which route an element took.
     """
+    # a side that does not depend on C (a launch floor; no second side) is its intercept: the
+    # same values as b.at(C), without an array over every context
+    y0 = b.at(context_sum) if np.any(b.v1) else np.asarray(b.v0)
     if np.ndim(count) == 0 and count == 1:
-        return np.maximum(a.at(context_sum), b.at(context_sum))
+        return np.maximum(a.at(context_sum), y0)
     count = np.asarray(count, dtype=float)
-    y0 = b.at(context_sum)
     slope = (a.v1 - b.v1) * step
     gap = a.at(context_sum)
     if gap.shape == np.broadcast_shapes(gap.shape, y0.shape):
         gap -= y0
     else:
         gap = gap - y0
-    shape = np.broadcast_shapes(gap.shape, slope.shape, count.shape)
+    shape = np.broadcast_shapes(gap.shape, np.shape(slope), count.shape)
     if gap.shape != shape:
         gap = gap + np.zeros(shape)
     # Σ_{j<count} y_j
     total = y0 * count
     total += b.v1 * step * (count * (count - 1) / 2)
-    if shape == ():  # one pass: scalars (the in-place steps below need arrays)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            crossing = -np.divide(gap, slope)
-        lo = np.where(slope > 0, np.minimum(np.maximum(np.ceil(crossing), 0.0), count), 0.0)
-        hi = np.minimum(np.maximum(np.floor(crossing) + 1.0, 0.0), count)
-        hi = np.maximum(np.where(slope < 0, hi, np.where((slope == 0) & (gap <= 0), 0.0, count)), lo)
-        return total + (hi - lo) * gap + slope * ((hi * (hi - 1) - lo * (lo - 1)) / 2)
+    if shape == ():
+        return _add_positive_run(total, gap, slope, count)
+    # x − y > 0 at every j: gap > 0 and, if falling, still above 0 at j = count − 1 (with a margin
+    # far above rounding, so the crossing would say the same); x − y ≤ 0 at every j: the mirror
+    margin = np.abs(slope) * ((count - 1) * (1 + 1e-9))
+    all_positive = gap > np.where(slope >= 0, 0.0, margin)
+    none_positive = gap <= np.where(slope <= 0, 0.0, np.nextafter(-margin, -np.inf))  # ≤ that is < −margin
+    mixed = ~(all_positive | none_positive)
+    # all positive: + Σ_j (gap + j·slope), the series below with lo = 0, hi = count
+    result = count * gap
+    result += total
+    result += (count - 1) * count / 2 * slope
+    np.copyto(result, total, where=none_positive)
+    if mixed.any():
+        where = np.nonzero(mixed)
+        result[where] = _add_positive_run(*(np.broadcast_to(v, shape)[where] for v in (total, gap, slope, count)))
+    return result
+
+
+def _add_positive_run(total, gap, slope, count) -> np.ndarray:
+    """total + Σ_{0 ≤ j < count, gap + j·slope > 0} (gap + j·slope), elementwise (same shapes or scalars)."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        crossing = np.divide(gap, slope)
-        np.negative(crossing, out=crossing)  # x − y = 0 at j = crossing (±inf or nan where flat)
+        crossing = -np.divide(gap, slope)  # x − y = 0 at j = crossing (±inf or nan where flat)
     # x − y > 0 for j ≥ crossing when rising, j ≤ crossing when falling, all j or none when flat
-    lo = np.ceil(crossing)
-    np.maximum(lo, 0.0, out=lo)
-    np.minimum(lo, count, out=lo)
-    np.copyto(lo, 0.0, where=~(slope > 0))
-    hi = np.floor(crossing, out=crossing)
-    hi += 1.0
-    np.maximum(hi, 0.0, out=hi)
-    np.minimum(hi, count, out=hi)
-    np.copyto(hi, count, where=~(slope < 0))
-    np.copyto(hi, 0.0, where=(slope == 0) & (gap <= 0))
-    np.maximum(hi, lo, out=hi)
-    # + Σ_{lo ≤ j < hi} (gap + j·slope)
-    part = hi - lo
-    part *= gap
-    total += part
-    np.subtract(hi, 1, out=part)
-    part *= hi
-    lo_part = lo - 1
-    lo_part *= lo
-    part -= lo_part
-    part /= 2
-    part *= slope
-    total += part
-    return total
+    lo = np.where(slope > 0, np.minimum(np.maximum(np.ceil(crossing), 0.0), count), 0.0)
+    hi = np.minimum(np.maximum(np.floor(crossing) + 1.0, 0.0), count)
+    hi = np.maximum(np.where(slope < 0, hi, np.where((slope == 0) & (gap <= 0), 0.0, count)), lo)
+    return total + (hi - lo) * gap + slope * ((hi * (hi - 1) - lo * (lo - 1)) / 2)
 
 
 # The parts ``CostModel.breakdown`` splits one pass into (each model uses some of them).

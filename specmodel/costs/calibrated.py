@@ -84,7 +84,7 @@ class Calibrated(CostModel):
         floor = self.launch_floor_s(model) * (np.asarray(num_seqs) > 0)
         gpu_time = Affine(k.gpu_time_s.v0 + extra, k.gpu_time_s.v1)
         launch = Affine(floor + extra + np.zeros_like(k.gpu_time_s.v0), np.zeros_like(k.gpu_time_s.v1))
-        return PassPrice(gpu_time, launch, k.flops, k.bytes, k.memory_time_s, k.compute_time_s)
+        return PassPrice(gpu_time, launch, k.flops, details=k.details)
 
     def step_overhead_s(self, num_seqs, num_positions=1) -> np.ndarray:
         n = np.asarray(num_seqs, dtype=float)

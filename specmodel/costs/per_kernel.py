@@ -24,6 +24,7 @@ and adds no fixed costs: it isolates what per-kernel pricing changes. The calibr
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,21 +52,47 @@ class KernelRates:
     allreduce_s: object = 0.0  # the pass's all-reduces (s; an array over n, n_pos), tensor parallel
 
 
-@dataclass(frozen=True)
 class KernelPrice:
     """A pass's kernels, as affine functions of the cached context C.
 
     gpu_time_s: the kernels' times summed (s). parts_s: that time by part (``base.PASS_PARTS``:
     weights at bandwidth, weights at the FLOP rate, attention), {part: (v0, v1)} with
-    time = v0 + v1·C; flops, bytes, memory_time_s, compute_time_s as in PassPrice.
+    time = v0 + v1·C; flops, bytes, memory_time_s, compute_time_s as in PassPrice. The last three
+    are summed when first read, from ``weight_terms``: (count, bytes, FLOPs or None) per weight
+    kernel, in the order they were priced.
     """
 
-    gpu_time_s: Affine
-    parts_s: dict
-    flops: Affine
-    bytes: Affine
-    memory_time_s: Affine
-    compute_time_s: Affine
+    def __init__(self, gpu_time_s: Affine, parts_s: dict, flops: Affine, weight_terms: list, rates: KernelRates,
+                 kv_bytes: np.ndarray, attention_flops: np.ndarray, zero: np.ndarray):
+        self.gpu_time_s, self.parts_s, self.flops = gpu_time_s, parts_s, flops
+        self._terms, self._rates, self._kv, self._attention_flops, self._zero = (
+            weight_terms, rates, kv_bytes, attention_flops, zero)
+
+    @functools.cached_property
+    def _sums(self) -> tuple:
+        bw, rate = self._rates.weight_bytes_per_s, self._rates.flops_per_s
+        bytes_ = memory = compute = 0.0
+        for count, moved, work in self._terms:
+            bytes_, memory = bytes_ + count * moved, memory + count * moved / bw
+            if work is not None:
+                compute = compute + count * work / rate
+        return bytes_, memory, compute
+
+    @functools.cached_property
+    def bytes(self) -> Affine:
+        return Affine(self._sums[0] + self._zero, self._kv + self._zero)
+
+    @functools.cached_property
+    def memory_time_s(self) -> Affine:
+        return Affine(self._sums[1] + self._zero, self._kv / self._rates.kv_bytes_per_s + self._zero)
+
+    @functools.cached_property
+    def compute_time_s(self) -> Affine:
+        return Affine(self._sums[2] + self._zero, self._attention_flops / self._rates.flops_per_s + self._zero)
+
+    def details(self) -> tuple:
+        """(bytes, memory_time_s, compute_time_s): PassPrice's ``details``."""
+        return self.bytes, self.memory_time_s, self.compute_time_s
 
 
 def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_positions) -> KernelPrice:
@@ -79,22 +106,22 @@ def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_position
     bw, kv_bw = rates.weight_bytes_per_s, rates.kv_bytes_per_s
     rate = rates.flops_per_s
 
-    parts: dict[str, np.ndarray] = {}
-    flops = bytes_ = memory = compute = 0.0
-
+    flops = 0.0
+    terms = []  # (count, bytes, FLOPs) per weight kernel
     parts: dict[str, np.ndarray] = {WEIGHTS_AT_BANDWIDTH: 0.0, WEIGHTS_AT_FLOP_RATE: 0.0}
+    present_bytes, two_tokens = present * b, 2.0 * tokens
 
     def gemm(in_f: int, out_f: int, count: int):
-        nonlocal flops, bytes_, memory, compute
-        moved = present * b * in_f * out_f
-        work = 2.0 * tokens * in_f * out_f
+        nonlocal flops
+        moved = present_bytes * in_f * out_f
+        work = two_tokens * in_f * out_f
         # each GEMM is bound by one side: its time goes to that part
         at_bandwidth, at_flop_rate = moved / bw, work / rate
         memory_bound = at_bandwidth >= at_flop_rate
         parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + count * np.where(memory_bound, at_bandwidth, 0.0)
         parts[WEIGHTS_AT_FLOP_RATE] = parts[WEIGHTS_AT_FLOP_RATE] + count * np.where(memory_bound, 0.0, at_flop_rate)
-        flops, bytes_ = flops + count * work, bytes_ + count * moved
-        memory, compute = memory + count * moved / bw, compute + count * work / rate
+        flops = flops + count * work
+        terms.append((count, moved, work))
 
     for _, in_f, out_f in model.layer_gemms:
         gemm(in_f, out_f, layers)
@@ -109,12 +136,12 @@ def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_position
         memory_bound = moved / bw >= work / rate
         parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + layers * np.where(memory_bound, moved / bw, 0.0)
         parts[WEIGHTS_AT_FLOP_RATE] = parts[WEIGHTS_AT_FLOP_RATE] + layers * np.where(memory_bound, 0.0, work / rate)
-        flops, bytes_ = flops + layers * work, bytes_ + layers * moved
-        memory, compute = memory + layers * moved / bw, compute + layers * work / rate
+        flops = flops + layers * work
+        terms.append((layers, moved, work))
     # the embedding gather: T rows of the table, at bandwidth
     moved = b * tokens * model.hidden_size
     parts[WEIGHTS_AT_BANDWIDTH] = parts[WEIGHTS_AT_BANDWIDTH] + moved / bw
-    bytes_, memory = bytes_ + moved, memory + moved / bw
+    terms.append((1, moved, None))
 
     # attention: proportional to the cached context
     kv_per_token = layers * model.kv_bytes_per_token_per_layer
@@ -126,14 +153,8 @@ def kernel_price(model: Architecture, rates: KernelRates, num_seqs, num_position
     gpu0 = sum(parts.values()) + zero
     parts_affine = {k: (v + zero, zero) for k, v in parts.items()}
     parts_affine[ATTENTION] = (zero, attention)
-    return KernelPrice(
-        gpu_time_s=Affine(gpu0, attention),
-        parts_s=parts_affine,
-        flops=Affine(flops + zero, attention_flops + zero),
-        bytes=Affine(bytes_ + zero, kv_per_token + zero),
-        memory_time_s=Affine(memory + zero, kv_per_token / kv_bw + zero),
-        compute_time_s=Affine(compute + zero, attention_flops / rate + zero),
-    )
+    return KernelPrice(Affine(gpu0, attention), parts_affine, Affine(flops + zero, attention_flops + zero),
+                       terms, rates, kv_per_token, attention_flops, zero)
 
 
 class PerKernel(CostModel):
@@ -150,7 +171,7 @@ class PerKernel(CostModel):
     def price(self, model: Architecture, gpu: GPU, num_seqs, num_positions) -> PassPrice:
         k = kernel_price(model, self.rates(gpu, model, num_seqs, num_positions), num_seqs, num_positions)
         none = Affine(np.zeros_like(k.gpu_time_s.v0), np.zeros_like(k.gpu_time_s.v1))
-        return PassPrice(k.gpu_time_s, none, k.flops, k.bytes, k.memory_time_s, k.compute_time_s)
+        return PassPrice(k.gpu_time_s, none, k.flops, details=k.details)
 
     def breakdown(self, model: Architecture, gpu: GPU, num_seqs, context_sum, num_positions) -> dict:
         k = kernel_price(model, self.rates(gpu, model, num_seqs, num_positions), num_seqs, num_positions)
