@@ -135,3 +135,16 @@ def test_no_outside_origin_in_what_the_page_loads(site):
         assert hits == [], f"{path.relative_to(site)}: {hits}"
     html = (site / "index.html").read_text(encoding="utf-8")
     assert "fonts.googleapis" not in html and "fonts.gstatic" not in html
+
+
+def test_every_module_of_the_page_is_preloaded(site):
+    """main.js runs once its whole module graph is in: a module the page imports but <head> does
+    not preload is found only when its importer has loaded, one round trip later."""
+    html = (site / "index.html").read_text()
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="javascripts/([^"]+)">', html))
+    scripts = ROOT / "docs" / "javascripts"
+    modules = {p.relative_to(scripts).as_posix() for p in scripts.rglob("*.js")
+               if "import " in p.read_text() or "export " in p.read_text()}
+    assert modules - preloaded == set()
+    assert preloaded - modules == set()
+    assert '<script type="module" async src="javascripts/main.js">' in html

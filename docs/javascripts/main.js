@@ -1,6 +1,7 @@
-// Entry point (an ES module, so it runs after the theme's classic bundle; views/charts.js loads the
-// Vega bundle when the first chart mounts). MkDocs Material's document$ fires on first load and after each
-// instant navigation; without it (theme script missing) the page is set up once.
+// Entry point: an async ES module loaded from <head>, so it runs as soon as its modules are in,
+// while the document may still be parsing (views/charts.js loads the Vega bundle when the first
+// chart mounts). The first page is set up once it is parsed; MkDocs Material's document$ then
+// announces each page of instant navigation. Without the theme's script, the page is set up once.
 import { prefetch, requestManifestEarly } from "./core/data.js";
 import { parseQuery } from "./core/url-state.js";
 import { installHistory, setupPage } from "./page.js";
@@ -13,19 +14,28 @@ function run() {
   });
 }
 
-// The numbers of the state in the URL are on their way before the theme announces the page.
-// (Only data of the build this page belongs to: page.js refuses any other, and fetches nothing.)
+// The numbers of the state in the URL are on their way before the page is parsed. (Only data of
+// the build this page belongs to, which <head> names: page.js refuses any other.)
 requestManifestEarly()
   .then((manifest) => {
-    const built = document.querySelector("[data-model-version]")?.dataset.modelVersion;
+    const built = document.querySelector("meta[name=spec-model-version]")?.content;
     if (built === manifest.model_version) prefetch(manifest, [parseQuery(location.search, manifest).state]);
   })
   .catch(() => {});
 installHistory();
-if (window.document$ && typeof window.document$.subscribe === "function") {
-  window.document$.subscribe(run);
-} else if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", run, { once: true });
-} else {
+
+// The first page is set up as soon as it is parsed, not when the theme gets round to announcing
+// it (its bundle, a classic script, has run by then: document$ exists). The theme's first
+// announcement is that same page, so it is skipped; every later one is a new page.
+function start() {
   run();
+  const document$ = window.document$;
+  if (!document$ || typeof document$.subscribe !== "function") return;
+  let first = true;
+  document$.subscribe(() => {
+    if (first) first = false;
+    else run();
+  });
 }
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
+else start();

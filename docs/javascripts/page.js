@@ -15,7 +15,7 @@ import { mountMetrics } from "./views/metrics.js";
 import { showFitNotes } from "./views/fit-notes.js";
 import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
-import { markScrollRegions } from "./views/scroll-regions.js";
+import { fitWideTables } from "./views/wide-tables.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
 
@@ -34,9 +34,20 @@ function isSitePage(link) {
 }
 
 function relinkThisPage() {
+  clearTimeout(relinkTimer);
+  relinkTimer = 0;
   for (const link of document.querySelectorAll("a[href]")) {
     if (isSitePage(link)) link.search = location.search;
   }
+}
+
+// While a slider is dragged: once the reader pauses, not on every step (a page has hundreds of
+// links). A link clicked meanwhile is brought up to date by keepStateOnClick.
+let relinkTimer = 0;
+const RELINK_AFTER_MS = 150;
+function relinkSoon() {
+  clearTimeout(relinkTimer);
+  relinkTimer = setTimeout(relinkThisPage, RELINK_AFTER_MS);
 }
 
 // Links written after the page loaded (search results) get the query when followed: in the
@@ -88,7 +99,7 @@ class Page {
       onMove: (moved) => {
         const { state } = constrainState(moved, this.manifest);
         this.state$.set(state, { source: "controls" });
-        this.replaceUrl(state);
+        this.replaceUrl(state, { soon: true });
       },
       onCommit: (moved) => {
         const { state, notes } = constrainState(moved, this.manifest, everyField);
@@ -136,10 +147,12 @@ class Page {
   }
 
   // The theme keeps the scroll offset in history.state: pass it on, or back/forward jumps to the top.
-  replaceUrl(state) {
+  // While a slider is dragged (soon), the links follow once the reader pauses.
+  replaceUrl(state, { soon = false } = {}) {
     history.replaceState(history.state, "", this.url(state));
     this.hash = location.hash;
-    relinkThisPage();
+    if (soon) relinkSoon();
+    else relinkThisPage();
   }
 
   // A new history entry for `state`; the entry being left gets back the URL it was committed
@@ -384,9 +397,9 @@ export async function setupPage() {
   const ready = () => root.classList.remove("spec-pending");
   const sim = document.querySelector(".spec-sim#simulation");
   const article = document.querySelector("article") ?? document.body;
-  // Wide tables get a tab stop once the page has settled (measuring them forces a layout: not
-  // before the numbers are on screen).
-  setTimeout(() => markScrollRegions(document.body), 0);
+  // Wide tables become cards on a phone, or get a tab stop, once the page has settled (measuring
+  // them forces a layout: not before the numbers are on screen).
+  setTimeout(() => fitWideTables(document.body), 0);
   const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
   if (!needsData) {
     ready();

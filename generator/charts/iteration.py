@@ -24,7 +24,7 @@ PARTS = ["memory", "arithmetic"]
 
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
-        time_ms="datum.time_s * 1000", shown="format(datum.time_s * 1000, ',.3~f') + ' ms'")
+        time_ms="datum.time_s * 1000", shown="format(datum.time_s * 1000, ',.3~r') + ' ms'")
     # minExtent: the labels come from labelExpr, which the layout does not measure; reserve room
     y = alt.Y("phase:N", title=None, sort=list(PHASES),
               axis=alt.Axis(labelExpr=label_expr(PHASE_LABELS), labelLimit=160, minExtent=120))

@@ -1,5 +1,6 @@
 """Every chart's text at the grid's extreme states, on a laptop and a phone: nothing runs off the
-chart, and no two labels overlap. (Found once by eye: a cut "25.6", "0.12×" over the "1024" tick,
+chart, and no two labels overlap; what a screen reader says for each mark reads as the tooltip
+does, never a raw key, a boolean or an unrounded float. (Found once by eye: a cut "25.6", "0.12×" over the "1024" tick,
 "cut-off" cut to "c", a "1.44e+4" ms. This checks the kind.)"""
 from __future__ import annotations
 
@@ -73,4 +74,30 @@ def test_no_chart_text_runs_off_or_overlaps_at_extreme_states(new_context, width
         page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         problems += [f"{query or '(defaults)'} at {width}px: {p}" for p in _problems(page.evaluate(TEXTS))]
+        if width == 1280:
+            problems += [f"{query or '(defaults)'}: {p}" for p in _unreadable(page.evaluate(MARK_LABELS))]
     assert problems == [], "\n".join(sorted(set(problems)))
+
+
+# What a screen reader says for each mark of each live chart: [chart, aria-label].
+MARK_LABELS = """() => [...document.querySelectorAll('.spec-chart.is-live')].flatMap(chart =>
+  [...chart.querySelectorAll('.spec-chart__view svg .role-mark [aria-label]')].map(m => [chart.dataset.chart, m.getAttribute('aria-label')]))"""
+RAW_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a field's key (other_shown, task_label), not a word
+BOOLEAN = re.compile(r"\b(true|false)\b")
+DECIMAL = re.compile(r"\d+\.\d+")
+
+
+def _unrounded(number: str) -> bool:
+    """More digits than any of the page's formats writes: over 4 significant digits, or over 3
+    decimals for a number of 0.1 or more ("0.9069" is; "15.55" and "0.000978" are not)."""
+    significant = number.replace(".", "").lstrip("0")
+    return len(significant) > 4 or (float(number) >= 0.1 and len(number.split(".")[1]) > 3)
+
+
+def _unreadable(labels):
+    """Mark labels that read raw keys, unrounded floats or booleans (Vega-Lite's default labels do)."""
+    found = []
+    for chart, label in labels:
+        if RAW_KEY.search(label) or BOOLEAN.search(label) or any(map(_unrounded, DECIMAL.findall(label))):
+            found.append(f"{chart}: mark label {label[:90]!r}")
+    return found

@@ -158,5 +158,61 @@ def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, wi
         "article .md-typeset__scrollwrap",
         "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 && e.tabIndex !== 0).length")
     assert tables == 0, "a table scrolls sideways without a tab stop"
+    assert page.evaluate(WRAPPED_LINES_GO_ON_INDENTED) == []
+    if width < 480:
+        # a phone: no table keeps a column off screen (a wide one is shown as cards), the paste
+        # box's answer included, and the bar shows the whole state
+        if path == "/":
+            page.click("[data-action=metrics-example]")
+            page.wait_for_selector("[data-metrics-answer] table")
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert page.evaluate(TABLES_OVERFLOWING) == []
+        if path == "/":
+            page.evaluate("() => scrollTo(0, document.body.scrollHeight / 2)")
+            page.wait_for_selector("#simulation [data-bar]:not([hidden])")
+            state = page.eval_on_selector("#simulation .spec-bar__state", "e => [e.scrollWidth, e.clientWidth, e.textContent]")
+            assert state[0] <= state[1] + 1, f"the bar's state is cut off: {state[2]}"
     # the title is said once: the tab's title is the essay's, not the essay's twice
     assert page.title().count("What speculative decoding really costs") <= 1
+
+
+# Tables wider than the box they sit in (visible ones): "header…" of each.
+TABLES_OVERFLOWING = """() => [...document.querySelectorAll('article table')].filter((t) => {
+  if (t.offsetWidth === 0) return false;
+  const box = t.closest('.md-typeset__scrollwrap') ?? t.parentElement;
+  return t.scrollWidth > box.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth + 1;
+}).map((t) => t.tHead?.textContent.trim().slice(0, 40))"""
+
+# A code line that wraps goes on further right than the line's own text starts (a hanging
+# indent), so a continuation never reads as a line of its own. Each visible character of a hard
+# line is measured; characters whose middles fall below the current visual line's bottom start the
+# next one. Returns the lines that break the rule.
+WRAPPED_LINES_GO_ON_INDENTED = r"""() => {
+  const bad = [];
+  const range = document.createRange();
+  for (const code of document.querySelectorAll('article pre > code')) {
+    if (code.offsetWidth === 0) continue;
+    const chars = [];  // [text node, offset] of every character
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) for (let i = 0; i < n.data.length; i++) chars.push([n, i]);
+    let line = [];
+    for (const [node, offset] of [...chars, [null, 0]]) {
+      if (node !== null && node.data[offset] !== '\n') { line.push([node, offset]); continue; }
+      const rows = [];
+      for (const [n, i] of line) {
+        if (/\s/.test(n.data[i])) continue;
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const r = range.getBoundingClientRect();
+        const row = rows[rows.length - 1];
+        if (row && (r.top + r.bottom) / 2 < row.bottom) row.left = Math.min(row.left, r.left);
+        else rows.push({ left: r.left, bottom: r.bottom });
+      }
+      if (rows.slice(1).some((row) => row.left <= rows[0].left + 1)) {
+        bad.push(line.map(([n, i]) => n.data[i]).join('').trim().slice(0, 50));
+      }
+      line = [];
+    }
+  }
+  return bad;
+}"""

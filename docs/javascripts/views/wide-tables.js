@@ -1,0 +1,86 @@
+// A table wider than its column. On a phone it becomes cards (spec.css): one block per row, each
+// cell under its column's header, so no column sits behind a sideways scroll. On a wider screen it
+// scrolls sideways inside its wrapper, and a keyboard reader can scroll it only if the wrapper
+// takes focus: wrappers that overflow get a tab stop and a name (the table's caption, else its
+// summary or heading); the others stay out of the tab order.
+const WRAPPERS = ".md-typeset__scrollwrap";
+// The width under which spec.css shows a table with data-cards as cards.
+const NARROW = "(max-width: 30em)";
+
+function name(wrapper) {
+  const table = wrapper.querySelector("table");
+  const caption = table?.caption?.textContent.trim();
+  const summary = wrapper.closest("details")?.querySelector("summary")?.textContent.trim();
+  const headers = [...(table?.tHead?.rows[0]?.cells ?? [])].map((c) => c.textContent.trim()).slice(0, 3);
+  return caption || summary || (headers.length ? `Table: ${headers.join(", ")}…` : "Table");
+}
+
+// Each body cell carries its column's header (a card shows it beside the value). Tables whose
+// body is rebuilt (a chart's data table, the paste box's) are labelled again after each build.
+export function labelCells(table) {
+  const headers = [...(table.tHead?.rows[0]?.cells ?? [])].map((c) => c.textContent.trim());
+  if (headers.length === 0) return;
+  for (const body of table.tBodies) {
+    for (const row of body.rows) {
+      [...row.cells].forEach((cell, i) => {
+        if (i < headers.length) cell.dataset.label = headers[i];
+      });
+    }
+  }
+}
+
+// Cards where a table overflows on a phone: every card attribute is removed first and every
+// table measured in one layout, then the cards set (no layout per table).
+function fitCards(root) {
+  const tables = [...root.querySelectorAll(".md-typeset table")].filter((t) => t.tHead);
+  for (const table of tables) delete table.dataset.cards;
+  if (!matchMedia(NARROW).matches) return;
+  const wide = tables.filter((table) => {
+    const box = table.closest(WRAPPERS) ?? table.parentElement;
+    return table.offsetWidth > 0 && table.scrollWidth > box.clientWidth + 1;
+  });
+  for (const table of wide) {
+    labelCells(table);
+    table.dataset.cards = "";
+  }
+}
+
+function markRegions(root) {
+  for (const wrapper of root.querySelectorAll(WRAPPERS)) {
+    const overflows = wrapper.scrollWidth > wrapper.clientWidth + 1;
+    if (overflows && !wrapper.hasAttribute("tabindex")) {
+      wrapper.tabIndex = 0;
+      wrapper.setAttribute("role", "region");
+      wrapper.setAttribute("aria-label", name(wrapper));
+    } else if (!overflows && wrapper.getAttribute("tabindex") === "0") {
+      wrapper.removeAttribute("tabindex");
+      wrapper.removeAttribute("role");
+      wrapper.removeAttribute("aria-label");
+    }
+  }
+}
+
+function fit(root) {
+  fitCards(root);
+  markRegions(root);
+}
+
+let installed = false;
+
+export function fitWideTables(root) {
+  fit(root);
+  if (installed) return;
+  installed = true;
+  // Overflow changes with the window's width, and a table inside a closed disclosure has none.
+  let pending = false;
+  const later = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      fit(document);
+    });
+  };
+  addEventListener("resize", later);
+  document.addEventListener("toggle", later, true);
+}
