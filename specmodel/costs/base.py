@@ -95,8 +95,8 @@ class PassCost:
         return self.flops / self.bytes
 
     def flops_in_context(self) -> Affine:
-        """The FLOPs as an affine function of the cached context: a PassCost's numbers are fixed,
-        so only for costs that do not depend on it (an n-gram lookup's, none)."""
+        """The FLOPs as an affine function of the cached context, with no slope: a PassCost was
+        computed at its contexts and already has their shape, so it is its own value there."""
         return Affine(self.flops, np.zeros_like(self.flops))
 
     @property
