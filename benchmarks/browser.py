@@ -84,14 +84,15 @@ BASELINE_INPUT = """async () => {
   await new Promise(r => requestAnimationFrame(() => r()));
   return performance.now() - t0;
 }"""
-# When the simulation first shows the state of the URL (set before the page's scripts run).
+# When the simulation's readouts first show the state of the URL (data-readouts: page.js and
+# views/early-readouts.js set it as they write them). Installed before the page's scripts run.
 RECORD_RENDERED = """new MutationObserver((_, observer) => {
   const sim = document.querySelector('#simulation');
-  if (sim && sim.dataset.rendered === location.search && window.__renderedAt === undefined) {
+  if (sim && sim.dataset.readouts === location.search && window.__renderedAt === undefined) {
     window.__renderedAt = performance.now();
     observer.disconnect();
   }
-}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-rendered']});"""
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-readouts']});"""
 LINKED = "?batch=64&drafter=ngram"
 RUNS = 5
 

@@ -1,12 +1,29 @@
-// Entry point: an async ES module loaded from <head>, so it runs as soon as its modules are in,
-// while the document may still be parsing (views/charts.js loads the Vega bundle when the first
-// chart mounts). The first page is set up once it is parsed; MkDocs Material's document$ then
-// announces each page of instant navigation. Without the theme's script, the page is set up once.
-import { prefetch, requestManifestEarly } from "./core/data.js";
+// Entry point: an async ES module loaded from <head>, so it runs as soon as its few modules are
+// in, while the document is still being parsed. It asks for the numbers of the state in the URL
+// at once and shows them in the simulation when they arrive (views/early-readouts.js); the page
+// (page.js, which imports everything else) is set up once the document is parsed, and MkDocs
+// Material's document$ then announces each page of instant navigation. Without the theme's
+// script, the page is set up once. (views/charts.js loads the Vega bundle when the first chart
+// mounts.)
+import { loadState, requestManifestEarly } from "./core/data.js";
 import { parseQuery } from "./core/url-state.js";
-import { installHistory, setupPage } from "./page.js";
+import { showEarly } from "./views/early-readouts.js";
 
-function run() {
+// Only data of the build this page belongs to, which <head> names: page.js refuses any other.
+requestManifestEarly()
+  .then((manifest) => {
+    const built = document.querySelector("meta[name=spec-model-version]")?.content;
+    if (built !== manifest.model_version) return;
+    const { state } = parseQuery(location.search, manifest);
+    return loadState(manifest, state).then((data) => showEarly(manifest, state, data));
+  })
+  .catch(() => {}); // the page's setup asks again, and says what failed
+
+// Preloaded by <head> (overrides/main.html): importing it costs no request, and keeping it out
+// of the static imports lets this module run before the rest of the page's modules are in.
+const pageModule = import("./page.js");
+
+function run(setupPage) {
   setupPage().catch((error) => {
     // Setup reports its own failures in the page; this is the last resort, kept off the
     // console's error level so a broken chart does not look like a broken site.
@@ -14,27 +31,19 @@ function run() {
   });
 }
 
-// The numbers of the state in the URL are on their way before the page is parsed. (Only data of
-// the build this page belongs to, which <head> names: page.js refuses any other.)
-requestManifestEarly()
-  .then((manifest) => {
-    const built = document.querySelector("meta[name=spec-model-version]")?.content;
-    if (built === manifest.model_version) prefetch(manifest, [parseQuery(location.search, manifest).state]);
-  })
-  .catch(() => {});
-installHistory();
-
 // The first page is set up as soon as it is parsed, not when the theme gets round to announcing
 // it (its bundle, a classic script, has run by then: document$ exists). The theme's first
 // announcement is that same page, so it is skipped; every later one is a new page.
-function start() {
-  run();
+async function start() {
+  const { installHistory, setupPage } = await pageModule;
+  installHistory();
+  run(setupPage);
   const document$ = window.document$;
   if (!document$ || typeof document$.subscribe !== "function") return;
   let first = true;
   document$.subscribe(() => {
     if (first) first = false;
-    else run();
+    else run(setupPage);
   });
 }
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });

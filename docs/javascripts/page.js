@@ -34,26 +34,21 @@ function isSitePage(link) {
 }
 
 function relinkThisPage() {
-  clearTimeout(relinkTimer);
-  relinkTimer = 0;
   for (const link of document.querySelectorAll("a[href]")) {
     if (isSitePage(link)) link.search = location.search;
   }
 }
 
-// While a slider is dragged: once the reader pauses, not on every step (a page has hundreds of
-// links). A link clicked meanwhile is brought up to date by keepStateOnClick.
-let relinkTimer = 0;
-const RELINK_AFTER_MS = 150;
-function relinkSoon() {
-  clearTimeout(relinkTimer);
-  relinkTimer = setTimeout(relinkThisPage, RELINK_AFTER_MS);
-}
+// While a slider is dragged the address and the links follow once the reader pauses, not on
+// every step: writing the address costs the browser a few milliseconds, and a page has hundreds
+// of links. A link clicked meanwhile is brought up to date by keepStateOnClick.
+const URL_AFTER_MS = 150;
 
 // Links written after the page loaded (search results) get the query when followed: in the
 // capture phase, before the theme's instant navigation reads the link.
 function keepStateOnClick(event) {
   const link = event.target.closest?.("a[href]");
+  if (link && isSitePage(link)) page?.flushUrl();
   if (link && isSitePage(link) && link.search !== location.search) link.search = location.search;
 }
 
@@ -65,6 +60,8 @@ class Page {
     this.hash = location.hash; // as of our last URL write: see ownsPopState
     this.committed = null; // what the current history entry's URL says, as of the last commit
     this.loads = 0;
+    this.urlTimer = 0; // a dragged slider's address (urlPending), written once the reader pauses
+    this.urlPending = null;
     // The state shown (or being loaded), and the numbers on screen: {state, data} or {state, error}.
     this.state$ = new Store(null, (a, b) => a !== null && b !== null && sameState(a, b));
     this.shown$ = new Store(null);
@@ -135,6 +132,7 @@ class Page {
   }
 
   detach() {
+    clearTimeout(this.urlTimer);
     this.announcer?.stop();
     this.bar?.stop();
     this.loads += 1; // drop any load still in flight
@@ -149,15 +147,28 @@ class Page {
   // The theme keeps the scroll offset in history.state: pass it on, or back/forward jumps to the top.
   // While a slider is dragged (soon), the links follow once the reader pauses.
   replaceUrl(state, { soon = false } = {}) {
+    clearTimeout(this.urlTimer);
+    this.urlTimer = 0;
+    if (soon) {
+      this.urlPending = state;
+      this.urlTimer = setTimeout(() => this.replaceUrl(state), URL_AFTER_MS);
+      return;
+    }
+    this.urlPending = null;
     history.replaceState(history.state, "", this.url(state));
     this.hash = location.hash;
-    if (soon) relinkSoon();
-    else relinkThisPage();
+    relinkThisPage();
+  }
+
+  // A link is being followed mid-drag: the address it copies must be the state on screen.
+  flushUrl() {
+    if (this.urlPending) this.replaceUrl(this.urlPending);
   }
 
   // A new history entry for `state`; the entry being left gets back the URL it was committed
   // with (replaceState may have moved it along with a dragged slider).
   pushUrl(state) {
+    clearTimeout(this.urlTimer);
     if (sameState(state, this.committed)) {
       this.replaceUrl(state);
       return;
@@ -299,6 +310,7 @@ class Page {
     if (this.sim) {
       // Which state the readouts show ("" = the defaults): for tests, and for anyone inspecting.
       this.sim.dataset.rendered = serializeQuery(state, this.manifest);
+      this.sim.dataset.readouts = this.sim.dataset.rendered; // see views/early-readouts.js
       this.sim.removeAttribute("aria-busy");
       const fits = Boolean(lookup(data, "fits_in_memory", state));
       for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-bar-fit]")) el.hidden = fits;
@@ -351,6 +363,7 @@ class Page {
     });
     if (this.sim) {
       delete this.sim.dataset.rendered;
+      delete this.sim.dataset.readouts;
       this.sim.removeAttribute("aria-busy");
       this.sim.querySelector("[data-token-row]")?.replaceChildren();
       for (const el of this.sim.querySelectorAll("[data-vllm]")) el.textContent = "—";

@@ -12,7 +12,7 @@ from .site_helpers import CONTROL_KEYS as KEYS, CSP_WATCH, constrain, controls_s
 
 pytestmark = pytest.mark.browser
 
-ALL_LIVE = "() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))"
+ALL_LIVE = "() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live') && !e.hasAttribute('data-pending'))"
 
 
 def focused(page, cdp) -> dict:

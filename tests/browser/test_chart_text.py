@@ -71,7 +71,7 @@ def test_no_chart_text_runs_off_or_overlaps_at_extreme_states(new_context, width
     for query in EXTREMES:
         page.goto("/" + query)
         wait_rendered(page, query)
-        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live') && !e.hasAttribute('data-pending'))")
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         problems += [f"{query or '(defaults)'} at {width}px: {p}" for p in _problems(page.evaluate(TEXTS))]
         if width == 1280:

@@ -12,7 +12,7 @@ from .site_helpers import manifest, mismatches, page_readouts, wait_rendered
 
 pytestmark = pytest.mark.browser
 
-ALL_LIVE = "() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))"
+ALL_LIVE = "() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live') && !e.hasAttribute('data-pending'))"
 # The charts whose rows follow the state (rows.js BUILDERS).
 STATE_CHARTS = ("ladder", "throughput", "gamma", "iteration", "breakdown", "roofline", "acceptance", "closed_form",
                 "decision")

@@ -393,6 +393,35 @@ def test_a_linked_state_never_paints_the_default_numbers(page, page_log):
     assert page.locator("#simulation [data-readout=speedup]").first.evaluate("e => getComputedStyle(e).visibility") == "visible"
 
 
+def test_a_linked_state_is_in_the_readouts_before_the_page_is_parsed(page, page_log):
+    """The simulation shows a linked state's numbers as soon as its files are in, not once the
+    whole page is parsed: held here at the theme's bundle, a script at the end of the page."""
+    query = "?batch=64&drafter=ngram"
+    held = []
+    page.route("**/assets/javascripts/bundle.*.min.js", lambda route: held.append(route))
+    page.goto("/" + query, wait_until="commit")
+    page.wait_for_function("q => document.querySelector('#simulation')?.dataset.readouts === q", arg=query)
+    assert page.evaluate("() => document.readyState") == "loading"
+    assert mismatches(page, state_for(query)) == []
+    visibility = page.eval_on_selector_all(
+        "#simulation [data-readout]", "els => [...new Set(els.map(e => getComputedStyle(e).visibility))]")
+    assert visibility == ["visible"]
+    # The controls, and the bar's summary of them, show the same state.
+    outputs = page.eval_on_selector_all(
+        "#simulation [data-output]", "els => [...new Set(els.map(e => `${e.dataset.output}=${e.textContent}`))]")
+    assert "batch=64" in outputs and f"drafter={manifest()['labels']['drafter']['ngram']}" in outputs
+    assert controls_state(page) == state_for(query)
+    # The rest of the page's numbers are not set up yet: they stay hidden, not wrong.
+    prose = page.eval_on_selector_all(
+        "article .live", "els => els.filter(e => getComputedStyle(e).visibility !== 'hidden').length")
+    assert prose == 0
+    for route in held:
+        route.continue_()
+    page.unroute("**/assets/javascripts/bundle.*.min.js")
+    wait_rendered(page, query)
+    assert mismatches(page, state_for(query)) == []
+
+
 def test_every_link_the_theme_writes_keeps_the_state(page, page_log):
     page.goto("/?batch=64&drafter=ngram")
     wait_rendered(page, "?batch=64&drafter=ngram")

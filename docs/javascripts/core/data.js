@@ -45,10 +45,19 @@ export function loadManifest() {
 }
 
 // Start fetching the manifest before the page is set up (main.js, as the module runs): the
-// theme announces the page only after the whole document is parsed.
+// theme announces the page only after the whole document is parsed. The page's <head> names its
+// build's data version and preloads that version's manifest (overrides/main.html): this is the
+// same request, already under way. (A manifest of another build is refused by page.js.)
 export function requestManifestEarly() {
   if (early) return early;
-  early = loadManifest();
+  const version = document.querySelector("meta[name=spec-model-version]")?.content;
+  if (!version) {
+    early = loadManifest();
+  } else {
+    const url = new URL("manifest.json", dataRoot);
+    url.searchParams.set("v", version);
+    early = fetchJson(url);
+  }
   early.catch(() => {}); // a page that never asks for it must not report its failure
   return early;
 }

@@ -89,6 +89,8 @@ class Chart {
 
   async embed() {
     const generation = ++this.generation;
+    // The spec is on its way while the bundle loads.
+    loadSpec(this.el.dataset.spec).catch(() => {});
     await loadBundle();
     if (generation !== this.generation) return;
     if (typeof window.vegaEmbed !== "function") {
@@ -213,6 +215,28 @@ class Chart {
 
 const charts = new Map(); // element → Chart
 
+// Which charts are on (or near) the screen: they follow a state on the next frame; the others
+// once the state has rested, one at a time, so a dragged slider only redraws what the reader sees.
+const NEAR_SCREEN = "50% 0px";
+const SETTLE_MS = 250;
+const onScreen = new Set(); // chart elements
+let observer = null;
+
+function watch(el) {
+  observer ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) onScreen.add(entry.target);
+        else onScreen.delete(entry.target);
+      }
+      // A chart scrolled into view that still shows an older state catches up now.
+      if ([...pending].some((chart) => onScreen.has(chart.el))) scheduleFrame();
+    },
+    { rootMargin: NEAR_SCREEN },
+  );
+  observer.observe(el);
+}
+
 // Views whose element left the page (instant navigation replaced it) hold listeners and timers.
 function finalizeDetached() {
   for (const [el, chart] of charts) {
@@ -220,6 +244,9 @@ function finalizeDetached() {
       chart.generation += 1;
       chart.finalizeView();
       charts.delete(el);
+      pending.delete(chart);
+      onScreen.delete(el);
+      observer?.unobserve(el);
     }
   }
 }
@@ -227,47 +254,73 @@ function finalizeDetached() {
 // The page's data belongs to another build than the page (page.js): no chart may show it, and
 // the specs' data URLs would load it. Every chart keeps its picture, with why.
 export function stopCharts(reason) {
+  pending.clear();
   for (const chart of charts.values()) {
     chart.generation += 1; // an embed in flight must not bring the view back
     chart.fail(reason);
   }
 }
 
+// The simulation's charts are made first; then the essay's, one at a time (those on screen
+// first), so they do not hold up the ladder or each other.
 export function mountCharts(root) {
   finalizeDetached();
+  const first = [];
+  const later = [];
   for (const el of root.querySelectorAll(".spec-chart[data-chart][data-spec]")) {
     if (charts.has(el)) continue;
     const chart = new Chart(el);
     charts.set(el, chart);
-    chart.embed();
+    watch(el);
+    (isImmediate(chart) ? first : later).push(chart);
+  }
+  Promise.all(first.map((chart) => chart.embed())).then(() => embedInTurn(later));
+}
+
+async function embedInTurn(queue) {
+  while (queue.length > 0) {
+    const next = queue.findIndex((chart) => onScreen.has(chart.el));
+    const [chart] = queue.splice(Math.max(next, 0), 1);
+    if (chart.el.isConnected) await chart.embed();
   }
 }
 
-let pendingRows = null;
+let latestRows = null; // rowsFor of the state on screen
+const pending = new Set(); // charts (and their tables) still showing an earlier state
+let frame = 0;
+let settleTimer = 0;
 
-// rowsFor(chartName) → {datasets, columns}, or null for a chart whose data never change. A dragged
-// slider fires many input events per frame: only the last state of each frame reaches the views.
-// Charts inside the simulation (the ladder) update at once, so the reader sees them move with
-// the readouts; the essay's charts further down are batched to the next frame. The promise
-// settles when the simulation's charts show the new rows.
+// rowsFor(chartName) → {datasets, columns}, or null for a chart whose data never change.
+// Charts in view in the simulation (the ladder) follow at once, so the reader sees them move
+// with the readouts; other charts on screen on the next frame (a dragged slider fires many
+// input events per frame: only the last state of each frame reaches them); the rest once the
+// state has rested for SETTLE_MS. The promise settles when the simulation's charts show the rows.
 export function updateCharts(rowsFor) {
+  latestRows = rowsFor;
   const immediate = [];
   for (const chart of charts.values()) {
-    if (isImmediate(chart)) immediate.push(applyRows(chart, rowsFor));
+    if (isImmediate(chart)) {
+      pending.delete(chart);
+      immediate.push(applyRows(chart, rowsFor));
+    } else {
+      pending.add(chart);
+      chart.el.dataset.pending = "";
+    }
   }
-  const scheduled = pendingRows !== null;
-  pendingRows = rowsFor;
-  if (!scheduled) requestAnimationFrame(flushRows);
+  scheduleFrame();
+  clearTimeout(settleTimer);
+  settleTimer = setTimeout(drainPending, SETTLE_MS);
   return Promise.all(immediate);
 }
 
 // Charts in view in the simulation follow a moved control at once; the rest (the essay's, and
-// the simulation's folded away in a closed disclosure) a frame later.
+// the simulation's folded away in a closed disclosure) later.
 function isImmediate(chart) {
   return chart.el.isConnected && chart.el.closest("#simulation") !== null && chart.el.closest("details:not([open])") === null;
 }
 
 function applyRows(chart, rowsFor) {
+  delete chart.el.dataset.pending;
   let found;
   try {
     found = rowsFor(chart.name);
@@ -278,10 +331,27 @@ function applyRows(chart, rowsFor) {
   return found ? chart.update(found.datasets, found.columns) : Promise.resolve();
 }
 
-function flushRows() {
-  const rowsFor = pendingRows;
-  pendingRows = null;
-  for (const chart of charts.values()) {
-    if (chart.el.isConnected && !isImmediate(chart)) applyRows(chart, rowsFor);
+function scheduleFrame() {
+  if (frame === 0) frame = requestAnimationFrame(flushOnScreen);
+}
+
+function flushOnScreen() {
+  frame = 0;
+  for (const chart of pending) {
+    if (!chart.el.isConnected) pending.delete(chart);
+    else if (onScreen.has(chart.el) || isImmediate(chart)) {
+      pending.delete(chart);
+      applyRows(chart, latestRows);
+    }
   }
+}
+
+// The state has rested: the charts off screen catch up, one per task, so an input arriving
+// meanwhile is not kept waiting (it restarts the wait).
+function drainPending() {
+  const [chart] = pending;
+  if (!chart) return;
+  pending.delete(chart);
+  if (chart.el.isConnected) applyRows(chart, latestRows);
+  settleTimer = setTimeout(drainPending, 0);
 }

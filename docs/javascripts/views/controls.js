@@ -11,11 +11,49 @@ export function controlText(manifest, name, value) {
   return manifest.labels?.[name]?.[value] ?? String(value);
 }
 
+const form = (sim) => sim.querySelector("form");
+
+// A control is named by its field's URL key ("cost" for cost_model).
+function control(sim, manifest, name) {
+  const key = manifest.state.find((s) => s.name === name)?.key;
+  return key === undefined ? null : form(sim)?.elements.namedItem(key) ?? null;
+}
+
+// A choice the state's configuration has no data for is shown, disabled (a drafter of another
+// family, the ideal cost model away from the default configuration).
+function offer(sim, manifest, name, state) {
+  const key = manifest.state.find((s) => s.name === name).key;
+  const available = availableValues(manifest, state, name).map(String);
+  const options = [...form(sim).querySelectorAll(`select[name="${key}"] option, input[type=radio][name="${key}"]`)];
+  for (const option of options) option.disabled = !available.includes(option.value);
+}
+
+// The controls, their values beside them and the bar show `state`. (Also before the controls
+// are mounted: a linked state's first paint, views/early-readouts.js.)
+export function writeControls(sim, manifest, state) {
+  for (const name of stateNames(manifest)) {
+    const el = control(sim, manifest, name);
+    const value = state[name];
+    const text = controlText(manifest, name, value);
+    if (el) {
+      const index = manifest.axes[name].indexOf(value);
+      el.value = el.dataset?.scale === "index" ? String(index) : String(value);
+      if (el.type === "range") el.setAttribute("aria-valuetext", text);
+      offer(sim, manifest, name, state);
+    }
+    for (const out of sim.querySelectorAll(`[data-output="${name}"]`)) out.textContent = text;
+  }
+  // The bar names a choice only while it differs from the starting one (the GPU and target
+  // go together).
+  const away = (name) => state[name] !== manifest.defaults[name];
+  for (const item of sim.querySelectorAll("[data-bar-item]")) {
+    const name = item.dataset.barItem;
+    item.hidden = !(name === "target" ? away("target") || away("gpu") : away(name));
+  }
+}
+
 export function mountControls(sim, manifest, { onMove, onCommit }) {
   const form = sim.querySelector("form");
-  // A control is named by its field's URL key ("cost" for cost_model).
-  const keys = Object.fromEntries(manifest.state.map((s) => [s.name, s.key]));
-  const control = (name) => form.elements.namedItem(keys[name]);
   // An <output> is a polite live region by default: it would be read out on every step of a
   // slider, which already speaks its own aria-valuetext. The summary is said once, when the
   // controls settle. (Without the script the outputs never change.)
@@ -24,7 +62,7 @@ export function mountControls(sim, manifest, { onMove, onCommit }) {
   function read(current) {
     const state = { ...current };
     for (const name of stateNames(manifest)) {
-      const el = control(name);
+      const el = control(sim, manifest, name);
       if (!el) continue;
       const axis = manifest.axes[name];
       if (el.dataset?.scale === "index") state[name] = axis[Number(el.value)] ?? state[name];
@@ -34,36 +72,6 @@ export function mountControls(sim, manifest, { onMove, onCommit }) {
     return state;
   }
 
-  // A choice the state's configuration has no data for is shown, disabled (a drafter of another
-  // family, the ideal cost model away from the default configuration).
-  function offer(name, state) {
-    const available = availableValues(manifest, state, name).map(String);
-    const options = [...form.querySelectorAll(`select[name="${keys[name]}"] option, input[type=radio][name="${keys[name]}"]`)];
-    for (const option of options) option.disabled = !available.includes(option.value);
-  }
-
-  function write(state) {
-    for (const name of stateNames(manifest)) {
-      const el = control(name);
-      const value = state[name];
-      const text = controlText(manifest, name, value);
-      if (el) {
-        const index = manifest.axes[name].indexOf(value);
-        el.value = el.dataset?.scale === "index" ? String(index) : String(value);
-        if (el.type === "range") el.setAttribute("aria-valuetext", text);
-        offer(name, state);
-      }
-      for (const out of sim.querySelectorAll(`[data-output="${name}"]`)) out.textContent = text;
-    }
-    // The bar names a choice only while it differs from the starting one (the GPU and target
-    // go together).
-    const away = (name) => state[name] !== manifest.defaults[name];
-    for (const item of sim.querySelectorAll("[data-bar-item]")) {
-      const name = item.dataset.barItem;
-      item.hidden = !(name === "target" ? away("target") || away("gpu") : away(name));
-    }
-  }
-
   let shown = null;
   form.addEventListener("input", () => onMove(read(shown)));
   form.addEventListener("change", () => onCommit(read(shown)));
@@ -71,7 +79,7 @@ export function mountControls(sim, manifest, { onMove, onCommit }) {
   return {
     show(state) {
       shown = state;
-      write(state);
+      writeControls(sim, manifest, state);
     },
     disable() {
       for (const el of form.querySelectorAll("input, select")) el.disabled = true;
