@@ -15,6 +15,7 @@ import { mountMetrics } from "./views/metrics.js";
 import { showFitNotes } from "./views/fit-notes.js";
 import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
+import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
 import { fitWideTables } from "./views/wide-tables.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
@@ -91,7 +92,8 @@ class Page {
     this.bar = mountBar(this.sim);
     // A moved control can leave the state outside its configuration (a drafter of another
     // family after a change of target): it is brought back, and the note says how.
-    const everyField = new Set(this.manifest.state.map((s) => s.name));
+    // (Not the number of GPUs: it comes with the target, and the control beside it says so.)
+    const everyField = new Set(this.manifest.state.map((s) => s.name).filter((name) => name !== "tp"));
     this.controls = mountControls(this.sim, this.manifest, {
       onMove: (moved) => {
         const { state } = constrainState(moved, this.manifest);
@@ -313,7 +315,7 @@ class Page {
       this.sim.dataset.readouts = this.sim.dataset.rendered; // see views/early-readouts.js
       this.sim.removeAttribute("aria-busy");
       const fits = Boolean(lookup(data, "fits_in_memory", state));
-      for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-bar-fit]")) el.hidden = fits;
+      for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-fit-note]")) el.hidden = fits;
       const row = this.sim.querySelector("[data-token-row]");
       if (row) renderTokenRow(row, lookup(data, "token_row", state), data.manifest.contract);
       const extrapolation = this.sim.querySelector("[data-extrapolation]");
@@ -323,7 +325,10 @@ class Page {
         extrapolation.hidden = !note;
       }
       const config = this.sim.querySelector("[data-vllm=config]");
-      if (config) config.textContent = configFlag(data, state);
+      if (config) {
+        config.textContent = configFlag(data, state);
+        breakAtSeparators(config);
+      }
       const log = this.sim.querySelector("[data-vllm=log]");
       if (log) log.textContent = engineLogLine(data, state);
       this.announcer.shown(state, {
@@ -402,6 +407,8 @@ export async function setupPage() {
   const setup = ++setups;
   page?.detach();
   page = null;
+  // Every page's links keep the state, also a page with no numbers of its own.
+  relinkThisPage();
   const root = document.documentElement;
   // A linked state's numbers are not the build's: until they are on screen, the build's are
   // hidden (spec.css), so the first thing painted is never the default state's verdict.
@@ -412,7 +419,10 @@ export async function setupPage() {
   const article = document.querySelector("article") ?? document.body;
   // Wide tables become cards on a phone, or get a tab stop, once the page has settled (measuring
   // them forces a layout: not before the numbers are on screen).
-  setTimeout(() => fitWideTables(document.body), 0);
+  setTimeout(() => {
+    breakCodeAtSeparators(document.body);
+    fitWideTables(document.body);
+  }, 0);
   const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
   if (!needsData) {
     ready();

@@ -92,3 +92,21 @@ def test_a_tensor_parallelism_the_configuration_does_not_use_is_corrected(page, 
     assert controls_state(page)["tp"] == 2
     text = page.locator("#simulation [data-notes]").inner_text()
     assert "tp=8" in text and "2 GPUs" in text and "outside" not in text
+
+
+def test_a_gpu_without_a_chosen_setting_says_what_it_changed(page, page_log):
+    """Choosing a GPU whose data hold only the calibrated model, the falling shape and the closed
+    batch resets those settings, and the notes say each one (nothing changes silently)."""
+    query = "?cost=whole-pass&acceptance=same&workload=steady-state"
+    page.goto("/" + query)
+    wait_rendered(page, query)
+    page.locator("#simulation select[name=gpu]").select_option("l40s")
+    wait_rendered(page, "?gpu=l40s")
+    notes = page.locator("#simulation [data-notes]")
+    assert notes.is_visible()
+    labels = manifest()["labels"]
+    said = notes.inner_text()
+    for name, was, now in (("cost_model", "whole-pass", "calibrated"), ("acceptance", "same", "falling"),
+                           ("workload", "steady-state", "closed-batch")):
+        assert f"{labels[name][was]} is not available for Qwen3-8B on L40S; using {labels[name][now]}." in said, name
+    assert "=" not in said and "tp" not in said  # the reader's words, not the URL's

@@ -138,7 +138,7 @@ def test_print_shows_the_current_state(new_context, artifacts):
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 5
 
 
-@pytest.mark.parametrize("width", [1440, 375])
+@pytest.mark.parametrize("width", [1440, 1280, 375])
 @pytest.mark.parametrize("path", ["/", "/model/"])
 def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, width, path):
     """Code, commands, log lines and formulas wrap; a wide table scrolls only inside a wrapper that
@@ -159,14 +159,16 @@ def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, wi
         "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 && e.tabIndex !== 0).length")
     assert tables == 0, "a table scrolls sideways without a tab stop"
     assert page.evaluate(WRAPPED_LINES_GO_ON_INDENTED) == []
+    assert page.evaluate(CODE_BROKEN_MID_WORD) == []
+    # No table keeps a column off screen (a wide one is shown as cards), the paste box's answer
+    # included, on a phone or a laptop.
+    if path == "/":
+        page.click("[data-action=metrics-example]")
+        page.wait_for_selector("[data-metrics-answer] table")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.evaluate(TABLES_OVERFLOWING) == []
     if width < 480:
-        # a phone: no table keeps a column off screen (a wide one is shown as cards), the paste
-        # box's answer included, and the bar shows the whole state
-        if path == "/":
-            page.click("[data-action=metrics-example]")
-            page.wait_for_selector("[data-metrics-answer] table")
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        assert page.evaluate(TABLES_OVERFLOWING) == []
+        # a phone: the bar shows the whole state
         if path == "/":
             page.evaluate("() => scrollTo(0, document.body.scrollHeight / 2)")
             page.wait_for_selector("#simulation [data-bar]:not([hidden])")
@@ -216,3 +218,80 @@ WRAPPED_LINES_GO_ON_INDENTED = r"""() => {
   }
   return bad;
 }"""
+
+
+# A code line that wraps breaks at a space or a separator, never between two letters or digits
+# of one word ("spec_decode_num_dra|fts_total"). Returns each such break, marked with "|".
+CODE_BROKEN_MID_WORD = r"""() => {
+  const bad = [];
+  const range = document.createRange();
+  for (const code of document.querySelectorAll('article pre > code')) {
+    if (code.offsetWidth === 0) continue;
+    const chars = [];
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) for (let i = 0; i < n.data.length; i++) chars.push([n, i]);
+    let previous = null;  // [character, its box] of the last visible character on this hard line
+    chars.forEach(([n, i], k) => {
+      const c = n.data[i];
+      if (c === '\n') { previous = null; return; }
+      if (/\s/.test(c)) { previous = [c, null]; return; }
+      range.setStart(n, i);
+      range.setEnd(n, i + 1);
+      const box = range.getBoundingClientRect();
+      if (previous && previous[1] && /[A-Za-z0-9]/.test(previous[0]) && /[A-Za-z0-9]/.test(c)
+          && (box.top + box.bottom) / 2 > previous[1].bottom) {
+        const text = chars.slice(Math.max(0, k - 20), k + 10).map(([m, j]) => m.data[j]).join('');
+        bad.push(text.slice(0, Math.min(20, k)) + '|' + text.slice(Math.min(20, k)));
+      }
+      previous = [c, box];
+    });
+  }
+  return bad;
+}"""
+
+
+# Each value in the bar with the word before it ("γ 4", "α 0.75", "64 seq"): [label, value, same
+# line?]. A label on one line and its value on the next reads as two items.
+BAR_PAIRS = r"""() => {
+  const range = document.createRange();
+  const top = (node, i) => { range.setStart(node, i); range.setEnd(node, i + 1); return range.getBoundingClientRect().top; };
+  const pairs = [];
+  for (const out of document.querySelectorAll('#simulation .spec-bar__state [data-output]')) {
+    if (!out.getClientRects().length || !out.firstChild) continue;
+    const before = out.previousSibling, after = out.nextSibling;
+    for (const [text, first, at] of [[before, false], [after, true]].map(([n, f]) => [n, f, n])) {
+      if (!text || text.nodeType !== 3) continue;
+      const word = first ? text.data.match(/^\u00a0(\S+)/) : text.data.match(/(\S+)\u00a0$/) ?? text.data.match(/([γα])\s$/);
+      if (!word) continue;
+      const i = first ? 1 : text.data.length - 2;
+      const valueTop = top(out.firstChild, first ? out.firstChild.data.length - 1 : 0);
+      pairs.push([word[1], out.textContent, Math.abs(top(text, i) - valueTop) < 2]);
+    }
+  }
+  return pairs;
+}"""
+
+
+@pytest.mark.parametrize("width", [1600, 1280, 1000, 375])
+def test_the_bar_sits_over_the_text_and_keeps_each_value_with_its_label(new_context, width):
+    page = new_context(viewport={"width": width, "height": 800}).new_page()
+    page.goto("/?batch=64&drafter=qwen3-1.7b&gpu=h200")
+    wait_rendered(page, "?gpu=h200&batch=64&drafter=qwen3-1.7b")
+    page.evaluate("() => scrollTo(0, document.body.scrollHeight / 2)")
+    page.wait_for_selector("#simulation [data-bar]:not([hidden])")
+    boxes = page.evaluate("""() => {
+      const r = (e) => e && e.getClientRects().length ? e.getBoundingClientRect().toJSON() : null;
+      return {bar: r(document.querySelector('#simulation [data-bar]')), text: r(document.querySelector('article')),
+              nav: r(document.querySelector('.md-sidebar--primary .md-sidebar__scrollwrap')),
+              toc: r(document.querySelector('.md-sidebar--secondary .md-sidebar__scrollwrap'))};
+    }""")
+    bar = boxes["bar"]
+    # over the text column, and clear of the navigation and the table of contents beside it
+    assert bar["left"] >= boxes["text"]["left"] - 1 and bar["right"] <= boxes["text"]["right"] + 1, boxes
+    for side in ("nav", "toc"):
+        other = boxes[side]
+        if other and other["width"] > 0 and other["bottom"] > bar["top"]:
+            assert bar["right"] <= other["left"] or bar["left"] >= other["right"], (side, boxes)
+    pairs = page.evaluate(BAR_PAIRS)
+    assert {label for label, _, _ in pairs} >= {"γ", "α", "seq", "tokens"}, pairs
+    assert all(same for _, _, same in pairs), pairs

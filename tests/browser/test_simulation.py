@@ -288,7 +288,7 @@ def test_memory_warning_when_it_does_not_fit(page, page_log):
     assert warning.is_visible()
     assert page.locator("#simulation [data-readout=fits_in_memory]").text_content() == "does not fit"
     # the bar and every figure that shows the state say it too
-    assert page.locator("#simulation [data-bar-fit]").text_content().startswith("does not fit")
+    assert page.locator("#simulation .spec-bar [data-fit-note]").text_content().startswith("does not fit")
     notes = page.locator("article figure [data-fit-note]")
     assert notes.count() > 5
     assert all(not n.is_hidden() or n.evaluate("e => !!e.closest('.spec-sim')") for n in notes.all())
@@ -447,3 +447,18 @@ def test_every_link_the_theme_writes_keeps_the_state(page, page_log):
     page.locator(".md-sidebar--primary a.md-nav__link", has_text="The essay").first.click()
     page.wait_for_url("**/?batch=64&drafter=ngram")
     wait_rendered(page, query)
+    # Every link to a page of the site carries the state (copied, or opened in a new tab, it
+    # keeps it), on a page loaded whole, whether or not it shows numbers of its own.
+    for path in ("/", "/model/"):
+        page.goto(path + query)
+        page.wait_for_load_state("networkidle")
+        dropped = page.evaluate(LINKS_WITHOUT_THE_STATE, query)
+        assert dropped == [], (path, dropped[:5])
+
+
+# Links to a page of this site (not explorable links, which carry a state of their own) whose
+# query is not `query`: [text, href].
+LINKS_WITHOUT_THE_STATE = """query => [...document.querySelectorAll('a[href]')].filter((a) =>
+  a.origin === location.origin && !a.classList.contains('explore') && !a.pathname.includes('/assets/')
+  && (a.pathname.endsWith('/') || a.pathname.endsWith('.html')) && a.search !== query
+).map((a) => [a.textContent.trim().slice(0, 40), a.getAttribute('href')])"""

@@ -118,6 +118,9 @@ export function availableValues(manifest, state, name) {
   return configurationOf(manifest, state)?.axes[name] ?? manifest.axes[name];
 }
 
+// What the reader calls the fields a configuration may not offer every value of.
+const FIELD_NOUNS = { drafter: "Drafter", cost_model: "Cost model", acceptance: "Acceptance by position", workload: "Workload" };
+
 // A state whose fields agree with its configuration: the tensor-parallel degree is the
 // configuration's, and a drafter, cost model, acceptance shape or workload it has no data for
 // becomes the first one it has. `asked` holds the fields the reader chose (a link's keys, the
@@ -148,8 +151,8 @@ export function constrainState(state, manifest, asked = new Set()) {
     if (values.includes(out[name])) continue;
     const fallback = values.includes(defaultState(manifest)[name]) ? defaultState(manifest)[name] : values[0];
     if (asked.has(name)) {
-      notes.push(`${keys[name]}=${out[name]}: not available for ${where} (${values.join(", ")}); using ` +
-        `${describe(name, fallback)}.`);
+      notes.push(`${FIELD_NOUNS[name] ?? keys[name]}: ${describe(name, out[name])} is not available for ${where}; ` +
+        `using ${describe(name, fallback)}.`);
     }
     out[name] = fallback;
   }

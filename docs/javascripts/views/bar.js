@@ -15,15 +15,24 @@ export function mountBar(sim) {
   let readingAt = null; // scroll position to return to, after the bar opened the simulation
   let timer = 0;
 
+  // Over the text column: centred on the simulation (which spans it) and no wider, so the bar
+  // never covers the navigation or the table of contents beside the text (spec.css).
+  const align = () => {
+    const column = sim.getBoundingClientRect();
+    bar.style.setProperty("--spec-column-center", `${column.left + column.width / 2}px`);
+    bar.style.setProperty("--spec-column-width", `${column.width}px`);
+  };
   const observer = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) offscreen = !entry.isIntersecting || entry.intersectionRatio < 0.2;
+      if (offscreen) align();
       bar.hidden = !offscreen;
     },
     // Off screen: less than a fifth of the controls, readouts and ladder in view.
     { threshold: [0, 0.2] },
   );
   observer.observe(main);
+  addEventListener("resize", align, { passive: true });
 
   bar.querySelector("[data-action=open-simulation]")?.addEventListener("click", () => {
     readingAt = scrollY;
@@ -49,6 +58,7 @@ export function mountBar(sim) {
     },
     stop() {
       observer.disconnect();
+      removeEventListener("resize", align);
       clearTimeout(timer);
     },
   };

@@ -73,7 +73,12 @@ export function mountControls(sim, manifest, { onMove, onCommit }) {
   }
 
   let shown = null;
-  form.addEventListener("input", () => onMove(read(shown)));
+  // A slider moves through states as it is dragged; a menu or a radio button is committed by its
+  // change event, which follows its input event at once (correcting the state on input would
+  // leave the change nothing to say).
+  form.addEventListener("input", (event) => {
+    if (event.target.type === "range") onMove(read(shown));
+  });
   form.addEventListener("change", () => onCommit(read(shown)));
   form.addEventListener("submit", (event) => event.preventDefault());
   return {

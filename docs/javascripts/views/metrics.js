@@ -8,6 +8,7 @@ import { availableValues, sameState, snap } from "../core/url-state.js";
 import { FitError, PER_POSITION, fitOnGrid } from "../metrics/fit.js";
 import { MetricsInputError, parseMetrics } from "../metrics/parse.js";
 import { configFlag } from "./vllm.js";
+import { breakCodeAtSeparators } from "./code-breaks.js";
 import { fitWideTables } from "./wide-tables.js";
 
 const DYNAMIC_DOCS = "https://docs.vllm.ai/en/latest/features/speculative_decoding/dynamic_speculative_decoding/";
@@ -274,6 +275,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       nodes.push(p, pre);
     }
     box.replaceChildren(...nodes);
+    breakCodeAtSeparators(box);
     fitWideTables(box);
     const rung = pays.replace(/:.*$/, "").replace(/\.$/, "");
     return `Predicted for ${labels.drafter[state.drafter]} on ${labels.gpu[state.gpu]}: ${format("times", speedup)} at ${sequences(state.batch)}; best γ there ${here.best}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;

@@ -47,5 +47,5 @@ export function restoreTable(chartElement) {
 function replaceBody(table, body) {
   if (table.tBodies[0]) table.tBodies[0].replaceWith(body);
   else table.append(body);
-  if ("cards" in table.dataset) labelCells(table); // shown as cards on a phone: keep the cells' headers
+  if ("cards" in table.dataset) labelCells(table); // shown as cards: keep the cells' headers
 }

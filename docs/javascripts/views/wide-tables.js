@@ -1,11 +1,9 @@
-// A table wider than its column. On a phone it becomes cards (spec.css): one block per row, each
-// cell under its column's header, so no column sits behind a sideways scroll. On a wider screen it
-// scrolls sideways inside its wrapper, and a keyboard reader can scroll it only if the wrapper
-// takes focus: wrappers that overflow get a tab stop and a name (the table's caption, else its
-// summary or heading); the others stay out of the tab order.
+// A table wider than its column becomes cards (spec.css): one block per row, each cell under its
+// column's header, so no column sits behind a sideways scroll, on a phone or a laptop. A wrapper
+// that still overflows (a table without a header row) gets a tab stop and a name (the table's
+// caption, else its summary or heading), so a keyboard reader can scroll it; the others stay out
+// of the tab order.
 const WRAPPERS = ".md-typeset__scrollwrap";
-// The width under which spec.css shows a table with data-cards as cards.
-const NARROW = "(max-width: 30em)";
 
 function name(wrapper) {
   const table = wrapper.querySelector("table");
@@ -29,12 +27,11 @@ export function labelCells(table) {
   }
 }
 
-// Cards where a table overflows on a phone: every card attribute is removed first and every
-// table measured in one layout, then the cards set (no layout per table).
+// Cards where a table overflows: every card attribute is removed first and every table measured
+// in one layout, then the cards set (no layout per table).
 function fitCards(root) {
   const tables = [...root.querySelectorAll(".md-typeset table")].filter((t) => t.tHead);
   for (const table of tables) delete table.dataset.cards;
-  if (!matchMedia(NARROW).matches) return;
   const wide = tables.filter((table) => {
     const box = table.closest(WRAPPERS) ?? table.parentElement;
     return table.offsetWidth > 0 && table.scrollWidth > box.clientWidth + 1;
