@@ -402,6 +402,26 @@ function versionMismatch(manifest) {
 
 let setups = 0;
 
+// The charts; then, once the simulation's are drawn and the browser is idle, code that may wrap
+// is given its break points and wide tables become cards (measuring them forces a layout of the
+// whole page: not while the reader waits for the numbers). <html data-tables-fitted> says it is
+// done, for tests and anyone inspecting.
+function mountChartsThenFit() {
+  const root = document.documentElement;
+  delete root.dataset.tablesFitted;
+  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 0));
+  mountCharts(document.body).then(() =>
+    idle(
+      () => {
+        breakCodeAtSeparators(document.body);
+        fitWideTables(document.body);
+        root.dataset.tablesFitted = "";
+      },
+      { timeout: 1000 },
+    ),
+  );
+}
+
 // Runs on first load and after every instant navigation.
 export async function setupPage() {
   const setup = ++setups;
@@ -417,16 +437,10 @@ export async function setupPage() {
   const ready = () => root.classList.remove("spec-pending");
   const sim = document.querySelector(".spec-sim#simulation");
   const article = document.querySelector("article") ?? document.body;
-  // Wide tables become cards on a phone, or get a tab stop, once the page has settled (measuring
-  // them forces a layout: not before the numbers are on screen).
-  setTimeout(() => {
-    breakCodeAtSeparators(document.body);
-    fitWideTables(document.body);
-  }, 0);
   const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
   if (!needsData) {
     ready();
-    mountCharts(document.body);
+    mountChartsThenFit();
     return;
   }
   let manifest;
@@ -435,7 +449,7 @@ export async function setupPage() {
   } catch (error) {
     if (setup !== setups) return;
     ready();
-    mountCharts(document.body);
+    mountChartsThenFit();
     showSetupError(sim, `The simulation's data could not be loaded (${error.message}).`);
     return;
   }
@@ -443,7 +457,7 @@ export async function setupPage() {
   const mismatch = versionMismatch(manifest);
   if (mismatch) {
     ready();
-    mountCharts(document.body);
+    mountChartsThenFit();
     stopCharts("the site was updated after this page was loaded; reload the page");
     showSetupError(sim, mismatch);
     return;
@@ -466,7 +480,7 @@ export async function setupPage() {
   await current.firstRender;
   if (setup !== setups) return;
   ready();
-  mountCharts(document.body);
+  mountChartsThenFit();
   current.refreshCharts();
 }
 

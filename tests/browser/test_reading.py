@@ -147,6 +147,8 @@ def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, wi
     page = context.new_page()
     page.goto(path)
     page.wait_for_load_state("networkidle")
+    # code breaks and cards are set once the page is idle
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
     page.eval_on_selector_all("details", "els => els.forEach(d => { d.open = true; })")
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     clipped = page.eval_on_selector_all(

@@ -289,13 +289,16 @@ def test_memory_warning_when_it_does_not_fit(page, page_log):
     assert page.locator("#simulation [data-readout=fits_in_memory]").text_content() == "does not fit"
     # the bar and every figure that shows the state say it too
     assert page.locator("#simulation .spec-bar [data-fit-note]").text_content().startswith("does not fit")
+    # and so does the verdict that stays in view on a phone
+    headline = page.locator("#simulation .spec-sim__headline [data-fit-note]")
+    assert headline.text_content() == "does not fit in 80 GB" and not headline.evaluate("e => e.hidden")
     notes = page.locator("article figure [data-fit-note]")
     assert notes.count() > 5
     assert all(not n.is_hidden() or n.evaluate("e => !!e.closest('.spec-sim')") for n in notes.all())
 
     page.locator("#simulation [data-action=reset]").click()
     wait_rendered(page, "")
-    assert warning.is_hidden()
+    assert warning.is_hidden() and headline.evaluate("e => e.hidden")
 
 
 STATE_CASES = [

@@ -221,6 +221,7 @@ def test_no_serious_accessibility_violations(new_context, path, scheme):
         wait_rendered(page, "?batch=1024&context=32768&drafter=ngram")
         assert page.locator("#simulation [data-warning=memory]").is_visible()
     # Every disclosure open: the data tables and the vLLM lines are checked too.
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
     page.eval_on_selector_all("details:not([open])", "els => els.forEach(d => { d.open = true; })")
     # Contrast is measured on what is painted: no transition (the readouts dim while loading) running.
     page.wait_for_function("() => document.getAnimations().length === 0")

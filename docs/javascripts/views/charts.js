@@ -262,7 +262,8 @@ export function stopCharts(reason) {
 }
 
 // The simulation's charts are made first; then the essay's, one at a time (those on screen
-// first), so they do not hold up the ladder or each other.
+// first), so they do not hold up the ladder or each other. Resolves once the simulation's are
+// drawn (or have failed).
 export function mountCharts(root) {
   finalizeDetached();
   const first = [];
@@ -274,7 +275,9 @@ export function mountCharts(root) {
     watch(el);
     (isImmediate(chart) ? first : later).push(chart);
   }
-  Promise.all(first.map((chart) => chart.embed())).then(() => embedInTurn(later));
+  const drawn = Promise.all(first.map((chart) => chart.embed()));
+  drawn.then(() => embedInTurn(later));
+  return drawn;
 }
 
 async function embedInTurn(queue) {

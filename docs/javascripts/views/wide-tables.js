@@ -27,39 +27,42 @@ export function labelCells(table) {
   }
 }
 
-// Cards where a table overflows: every card attribute is removed first and every table measured
-// in one layout, then the cards set (no layout per table).
-function fitCards(root) {
-  const tables = [...root.querySelectorAll(".md-typeset table")].filter((t) => t.tHead);
-  for (const table of tables) delete table.dataset.cards;
+// Shown: not inside a closed disclosure (which has no layout to measure, and costs nothing to
+// skip), and laid out.
+function shown(el) {
+  return el.closest("details:not([open])") === null && el.offsetWidth > 0;
+}
+
+function setRegion(wrapper, overflows) {
+  if (overflows && !wrapper.hasAttribute("tabindex")) {
+    wrapper.tabIndex = 0;
+    wrapper.setAttribute("role", "region");
+    wrapper.setAttribute("aria-label", name(wrapper));
+  } else if (!overflows && wrapper.getAttribute("tabindex") === "0") {
+    wrapper.removeAttribute("tabindex");
+    wrapper.removeAttribute("role");
+    wrapper.removeAttribute("aria-label");
+  }
+}
+
+// Every shown table and wrapper measured in one layout, then changed: a table with a header row
+// that overflows becomes cards (which fit); a wrapper that still overflows gets its tab stop.
+// Cards set earlier are removed first, so a table is measured at its own width (a resize).
+function fit(root) {
+  const wrappers = [...root.querySelectorAll(WRAPPERS)];
+  const tables = [...root.querySelectorAll(".md-typeset table")].filter((t) => t.tHead && !t.closest("details:not([open])"));
+  for (const table of tables) if ("cards" in table.dataset) delete table.dataset.cards;
   const wide = tables.filter((table) => {
     const box = table.closest(WRAPPERS) ?? table.parentElement;
-    return table.offsetWidth > 0 && table.scrollWidth > box.clientWidth + 1;
+    return shown(table) && table.scrollWidth > box.clientWidth + 1;
   });
+  const carded = new Set(wide.map((table) => table.closest(WRAPPERS)));
+  const overflowing = wrappers.map((w) => !carded.has(w) && shown(w) && w.scrollWidth > w.clientWidth + 1);
   for (const table of wide) {
     labelCells(table);
     table.dataset.cards = "";
   }
-}
-
-function markRegions(root) {
-  for (const wrapper of root.querySelectorAll(WRAPPERS)) {
-    const overflows = wrapper.scrollWidth > wrapper.clientWidth + 1;
-    if (overflows && !wrapper.hasAttribute("tabindex")) {
-      wrapper.tabIndex = 0;
-      wrapper.setAttribute("role", "region");
-      wrapper.setAttribute("aria-label", name(wrapper));
-    } else if (!overflows && wrapper.getAttribute("tabindex") === "0") {
-      wrapper.removeAttribute("tabindex");
-      wrapper.removeAttribute("role");
-      wrapper.removeAttribute("aria-label");
-    }
-  }
-}
-
-function fit(root) {
-  fitCards(root);
-  markRegions(root);
+  wrappers.forEach((wrapper, i) => setRegion(wrapper, overflowing[i]));
 }
 
 let installed = false;
