@@ -21,7 +21,7 @@ from specmodel import Catalog, default_catalog
 from specmodel.readouts import READOUT_KEYS, Readouts
 from specmodel.vllm import engine_log_line, engine_log_window
 
-from . import chart_rows, charts, svg
+from . import chart_rows, charts, svg, vega_specs
 from .axes import BREAKDOWN_MODELS, manifest_axes, site_state
 from .charts.common import TABLE
 from .context import build_context
@@ -119,7 +119,9 @@ def prepare(catalog: Catalog | None = None, timings: Timings | None = None, ever
         for name in charts.CHART_NAMES:
             spec = charts.build_spec(name, context)
             datasets = chart_rows.chart_datasets(name, site.defaults, site, static_rows=static)
+            # the Vega-Lite spec, for anyone reading or reusing it; the page runs it compiled
             out[f"charts/{name}.vl.json"] = json.dumps(spec, indent=1, sort_keys=True).encode()
+            out[f"charts/{name}.vg.json"] = dumps(vega_specs.page_spec(spec))
             for dataset, url in charts.data_urls(name).items():
                 out[url] = dumps(datasets[dataset])
             chart_info[name] = {"description": spec.get("description", name), "rows": datasets[TABLE],

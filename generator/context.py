@@ -141,7 +141,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
             if follows else "")
         return Markup(
             f"<figure class=\"spec-figure\" id=\"figure-{name}\">"
-            f"<div class=\"spec-chart\" data-chart=\"{name}\" data-spec=\"{root}charts/{name}.vl.json\""
+            f"<div class=\"spec-chart\" data-chart=\"{name}\" data-spec=\"{root}charts/{name}.vg.json\""
             f"{' data-follows-state' if follows else ''}>"
             f"<img class=\"spec-chart__static\" src=\"{root}charts/{name}.svg\" alt=\"{desc}\"{size} loading=\"lazy\">"
             f"</div>"

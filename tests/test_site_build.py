@@ -96,8 +96,8 @@ def test_canonical_link_has_no_query(site):
 
 
 def test_chart_specs_point_at_files_the_build_wrote(site):
-    specs = sorted((site / "charts").glob("*.vl.json"))
-    assert len(specs) >= 9
+    specs = sorted((site / "charts").glob("*.vl.json")) + sorted((site / "charts").glob("*.vg.json"))
+    assert len(specs) >= 18
     for spec_path in specs:
         urls = re.findall(r'"url":\s*"([^"]+)"', spec_path.read_text())
         assert urls, spec_path.name

@@ -147,7 +147,8 @@ class Page {
   }
 
   // The theme keeps the scroll offset in history.state: pass it on, or back/forward jumps to the top.
-  // While a slider is dragged (soon), the links follow once the reader pauses.
+  // While a slider is dragged (soon), the address and the links follow once the reader pauses;
+  // any other write (a commit) replaces a pending one.
   replaceUrl(state, { soon = false } = {}) {
     clearTimeout(this.urlTimer);
     this.urlTimer = 0;
@@ -170,7 +171,6 @@ class Page {
   // A new history entry for `state`; the entry being left gets back the URL it was committed
   // with (replaceState may have moved it along with a dragged slider).
   pushUrl(state) {
-    clearTimeout(this.urlTimer);
     if (sameState(state, this.committed)) {
       this.replaceUrl(state);
       return;

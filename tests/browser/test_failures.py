@@ -50,7 +50,7 @@ def damaged_url(tmp_path_factory):
     corrupt = _shard(site, CORRUPT)
     corrupt.write_bytes(corrupt.read_bytes()[: corrupt.stat().st_size // 2])  # truncated JSON
     _set_version(_shard(site, FOREIGN), "0123456789abcdef")  # a shard of another build
-    (site / "charts" / f"{BROKEN_SPEC}.vl.json").unlink()
+    (site / "charts" / f"{BROKEN_SPEC}.vg.json").unlink()
     server, url = serve(site)
     yield url
     server.shutdown()

@@ -5,32 +5,8 @@
 import { siteRoot } from "../core/data.js";
 import { restoreTable, updateTable } from "./tables.js";
 
-// Axis, legend and title colours are the page's text colour (currentColor: spec.css sets
-// `color` on the view), so one view reads in the light and the dark palette, follows a flip of
-// the palette without being rebuilt, and prints dark on white paper. Mark colours are the
-// spec's own, chosen to read on both.
-const INK = "currentColor";
-const VEGA_CONFIG = {
-  background: "transparent",
-  axis: {
-    labelColor: INK,
-    titleColor: INK,
-    domainColor: INK,
-    tickColor: INK,
-    gridColor: INK,
-    labelOpacity: 0.85,
-    domainOpacity: 0.5,
-    tickOpacity: 0.5,
-    gridOpacity: 0.15,
-  },
-  legend: { labelColor: INK, titleColor: INK },
-  title: { color: INK, subtitleColor: INK },
-  header: { labelColor: INK, titleColor: INK },
-  view: { stroke: INK, strokeOpacity: 0.15 },
-  // Reference lines (1×, the roof, the ceiling) are decorative: their meaning is in the
-  // axis and the description, and an unlabelled graphic role fails screen readers.
-  rule: { aria: false },
-};
+// The specs are Vega, compiled from the charts' Vega-Lite at build time with the page's theme
+// (generator/vega_specs.py): the page only builds the views.
 
 // The Vega bundle (vendor/vega-bundle.js, about 0.9 MB of script) is fetched only when the first
 // chart mounts, after the simulation's numbers are on screen: parsing it would otherwise hold up
@@ -113,7 +89,6 @@ class Chart {
         // Loader options rather than vega.loader(): vega-embed builds the loader from them.
         // Data URLs in the specs are relative to the site root, wherever this page is.
         loader: { baseURL: siteRoot.href },
-        config: VEGA_CONFIG,
       };
       const result = await window.vegaEmbed(this.host, spec, options);
       if (generation !== this.generation || !this.el.isConnected) {
