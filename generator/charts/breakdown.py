@@ -6,7 +6,7 @@ import altair as alt
 
 from specmodel.breakdown import STEP_PARTS
 
-from .common import BLUE, ORANGE, TEAL, axis, column, field, finish, label, label_expr, source, \
+from .common import BLUE, ORANGE, TEAL, axis, column, duration_text, field, finish, label, label_expr, source, \
     title, walk
 
 NAME = "breakdown"
@@ -61,7 +61,7 @@ def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(total_ms="datum.total_s * 1000")
     stacked = base.transform_fold(parts, as_=["part", "seconds"]).transform_filter("datum.seconds > 0").transform_calculate(
         ms="datum.seconds * 1000", part_name=label_expr(LEGEND, "datum.part"),
-        shown="format(datum.seconds * 1000, ',.3~r') + ' ms'",
+        shown=duration_text("datum.seconds * 1000"),
         order=" + ".join(f"(datum.part === '{p}' ? {i} : 0)" for i, p in enumerate(parts)),
     )
     y = alt.Y("model:N", title=None, sort=list(models),

@@ -37,7 +37,9 @@ def spec(context: dict) -> dict:
         label="'γ' + datum.gamma + '\\n' + format(datum.speedup, '.2f') + '×'",
         drafter_name=label_expr(labels, "datum.drafter"),
         shown="format(datum.speedup, '.2f') + '×'",
-        alpha_shown="format(datum.alpha, '.2f') + ', ' + " + label_expr(context["labels"]["acceptance"], "datum.acceptance"),
+        # α as the controls write it; the acceptance shape is a setting of its own
+        alpha_shown="format(datum.alpha, '.0%')",
+        shape_shown=label_expr(context["labels"]["acceptance"], "datum.acceptance"),
         verdict="datum.speedup > 1 ? 'faster than plain decoding' : 'plain decoding is faster'",
         # the configuration's GPUs' memory, from the data: the map follows the state
         memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
@@ -62,10 +64,12 @@ def spec(context: dict) -> dict:
                       legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(labels),
                                         symbolStrokeWidth=0)),
         ),
-        tooltip=[alt.Tooltip("task_label:N", title="traffic"), alt.Tooltip("batch:O", title="concurrent sequences"),
-                 alt.Tooltip("context:O", title="context (tokens)"),
+        tooltip=[alt.Tooltip("task_label:N", title="traffic"),
+                 alt.Tooltip("batch:O", title="concurrent sequences", format=","),
+                 alt.Tooltip("context:O", title="context (tokens)", format=","),
                  alt.Tooltip("drafter_name:N", title="best drafter"), alt.Tooltip("gamma:Q", title="best γ"),
-                 alt.Tooltip("alpha_shown:N", title="its α"),
+                 alt.Tooltip("alpha_shown:N", title="its typical α"),
+                 alt.Tooltip("shape_shown:N", title="acceptance across positions"),
                  alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("verdict:N", title="verdict"),
                  alt.Tooltip("memory:N", title="memory")],
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, column, field, finish, label_expr, literal, source, title
+from .common import BLUE, ORANGE, column, duration_text, field, finish, label_expr, literal, source, title
 
 NAME = "iteration"
 DESCRIPTION = ("Grouped bar chart of one speculative iteration's time in milliseconds in the ideal whole-pass "
@@ -24,7 +24,7 @@ PARTS = ["memory", "arithmetic"]
 
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
-        time_ms="datum.time_s * 1000", shown="format(datum.time_s * 1000, ',.3~r') + ' ms'")
+        time_ms="datum.time_s * 1000", phase_name=label_expr(PHASE_LABELS, "datum.phase"), shown=duration_text("datum.time_s * 1000"))
     # minExtent: the labels come from labelExpr, which the layout does not measure; reserve room
     y = alt.Y("phase:N", title=None, sort=list(PHASES),
               axis=alt.Axis(labelExpr=label_expr(PHASE_LABELS), labelLimit=160, minExtent=120))
@@ -35,7 +35,7 @@ def spec(context: dict) -> dict:
                                                                  " : 'arithmetic (FLOP ÷ FLOP/s)'"))
     bars = base.mark_bar().encode(
         x=x, y=y, yOffset=alt.YOffset("part:N", sort=PARTS), color=colour,
-        tooltip=[alt.Tooltip("phase:N", title="phase"), alt.Tooltip("part:N", title="part"),
+        tooltip=[alt.Tooltip("phase_name:N", title="phase"), alt.Tooltip("part:N", title="part"),
                  alt.Tooltip("shown:N", title="time")],
     )
     values = base.mark_text(align="left", dx=3, fontSize=10).encode(

@@ -28,7 +28,7 @@ def spec(context: dict) -> dict:
     roof_line = alt.Chart(source(NAME, "roof")).mark_line(color=REFERENCE, strokeWidth=2).encode(
         x=alt.X("arithmetic_intensity:Q", scale=log, title=x_title),
         y=alt.Y("attainable_flops_per_s:Q", scale=log, title=y_title, axis=alt.Axis(format="~s")),
-        tooltip=[alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.4~r"),
+        tooltip=[alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.3~r"),
                  alt.Tooltip("attainable_flops_per_s:Q", title="attainable FLOP/s", format=".3~s")],
     )
     base = alt.Chart(source(NAME))
@@ -38,8 +38,8 @@ def spec(context: dict) -> dict:
         x=x, y=y,
         color=alt.condition("datum.current", alt.value(ORANGE), alt.value(BLUE)),
         size=alt.condition("datum.current", alt.value(160), alt.value(50)),
-        tooltip=[alt.Tooltip("batch:O", title="concurrent sequences"),
-                 alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.4~r"),
+        tooltip=[alt.Tooltip("batch:O", title="concurrent sequences", format=","),
+                 alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.3~r"),
                  alt.Tooltip("attained_flops_per_s:Q", title="attained FLOP/s", format=".3~s")],
     )
     # Above the point: to its left it would run into the y axis's labels at small intensities.

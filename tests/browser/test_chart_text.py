@@ -100,4 +100,95 @@ def _unreadable(labels):
     for chart, label in labels:
         if RAW_KEY.search(label) or BOOLEAN.search(label) or any(map(_unrounded, DECIMAL.findall(label))):
             found.append(f"{chart}: mark label {label[:90]!r}")
+        # each line "title: value", neither empty ("; : read off a plot" was)
+        if any(not re.fullmatch(r"[^:;]*[^\s:;][^:;]*: .*\S.*", line) for line in label.split("; ")):
+            found.append(f"{chart}: mark label with an empty title or value {label[:90]!r}")
     return found
+
+
+# Every tooltip of every live chart, as Vega hands it to the tooltip handler: the SVG renderer
+# binds each mark's scene item to its element, and an item's `tooltip` is the object of lines
+# the handler shows ({title: value}). [chart, [[title, value, value's type], …]], one per item.
+TOOLTIPS = """() => [...document.querySelectorAll('.spec-chart.is-live')].flatMap(chart =>
+  [...chart.querySelectorAll('.spec-chart__view svg .role-mark > *')]
+    .map(el => el.__data__ && el.__data__.tooltip).filter(t => t != null)
+    .map(t => [chart.dataset.chart, typeof t === 'object'
+      ? Object.entries(t).map(([k, v]) => [k, v === null || v === undefined ? String(v) : String(v), typeof v])
+      : [['', String(t), typeof t]]]))"""
+# A number as a reader meets it: not part of a name ("Qwen3-0.6B", "Llama-3.2-1B", "2.68T"), nor
+# a study's year ("Liu et al. 2026").
+NUMBER = re.compile(r"(?<![\w.\-/])(?<!et al\. )(\d[\d,]*(?:\.\d+)?)(?![\w\-.])")
+WORDS_NOT_VALUES = {"", "null", "undefined", "NaN", "Infinity", "—"}
+
+
+def _bad_number(text: str, unit: str) -> str | None:
+    """Why a tooltip number reads badly: over 3 significant figures (an integer is a count and
+    whole), 1,000 or more without thousands separators, a sub-millisecond time in ms."""
+    digits = text.replace(",", "")
+    whole, _, decimals = digits.partition(".")
+    if len(whole) > 3 and "," not in text:
+        return "no thousands separator"
+    if decimals and len((whole + decimals).lstrip("0")) > 3:
+        return "over 3 significant figures"
+    if unit.startswith("ms") and float(digits) < 1:
+        return "below 1 ms: in µs"
+    return None
+
+
+def _unreadable_tooltips(tooltips) -> list[str]:
+    found = []
+    for chart, lines in tooltips:
+        for title, value, kind in lines:
+            where = f"{chart}: tooltip line {title!r}: {value!r}"
+            if title.strip() in WORDS_NOT_VALUES or value.strip() in WORDS_NOT_VALUES:
+                found.append(f"{where} has an empty title or value")
+            for text in (title, value):
+                if RAW_KEY.search(text) or BOOLEAN.search(text) or re.search(r"\de[+-]?\d", text):
+                    found.append(f"{where} reads a raw key, a boolean or exponent notation")
+            if kind == "number" and (not value.lstrip("-").isdigit() or abs(int(value)) >= 1000):
+                found.append(f"{where} is an unformatted number")
+            for match in NUMBER.finditer(value):
+                why = _bad_number(match[1], value[match.end():].strip())
+                if why:
+                    found.append(f"{where}: {why}")
+    return found
+
+
+def test_every_tooltip_line_has_a_title_and_a_readable_value_at_extreme_states(new_context):
+    """Found once by eye: "its α: falling", "; : read off a plot", "FLOP/byte 5.288", "0.000978 ms",
+    "context (tokens): 2048", "which is: ideal roofline". This checks the kind, on every mark."""
+    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
+    problems = []
+    for query in EXTREMES:
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        tooltips = page.evaluate(TOOLTIPS)
+        assert {chart for chart, _ in tooltips} >= {"ladder", "decision", "breakdown", "validation", "shares"}
+        # α reads as the controls write it, never as the acceptance shape ("its α: falling")
+        alphas = {v for chart, lines in tooltips if chart == "decision" for t, v, _ in lines if "α" in t}
+        assert alphas and all(re.fullmatch(r"\d{1,3}%", v) for v in alphas), alphas
+        problems += [f"{query or '(defaults)'}: {p}" for p in _unreadable_tooltips(tooltips)]
+    assert problems == [], "\n".join(sorted(set(problems)))
+
+
+@pytest.mark.parametrize("lines, why", [
+    ([["FLOP/byte", "5.288", "string"]], "over 3 significant figures"),
+    ([["time", "0.000978 ms", "string"]], "below 1 ms"),
+    ([["context (tokens)", "2048", "number"]], "unformatted"),
+    ([["context", "32768 tokens", "string"]], "thousands separator"),
+    ([["", "read off a plot", "string"]], "empty title"),
+    ([["its α", "", "string"]], "empty title or value"),
+    ([["fits", "true", "string"]], "boolean"),
+    ([["which", "other_shown", "string"]], "raw key"),
+])
+def test_tooltip_rules_catch_what_was_found(lines, why):
+    assert any(why in p for p in _unreadable_tooltips([["chart", lines]]))
+
+
+def test_tooltip_rules_pass_what_reads_well():
+    lines = [["measured by", "Liu et al. 2026", "string"], ["model", "Llama-3.2-1B draft model", "string"],
+             ["context (tokens)", "32,768", "string"], ["time", "978 µs", "string"], ["speedup", "1.14×", "string"],
+             ["draft position", "3", "number"], ["attained FLOP/s", "14.2T", "string"],
+             ["other cost model", "161 tokens/s (ideal roofline)", "string"], ["share", "< 0.1%", "string"]]
+    assert _unreadable_tooltips([["chart", lines]]) == []
