@@ -192,3 +192,32 @@ def test_tooltip_rules_pass_what_reads_well():
              ["draft position", "3", "number"], ["attained FLOP/s", "14.2T", "string"],
              ["other cost model", "161 tokens/s (ideal roofline)", "string"], ["share", "< 0.1%", "string"]]
     assert _unreadable_tooltips([["chart", lines]]) == []
+
+
+# The horizontal bar charts: the right end of the longest bar and the x axis's domain line, in
+# page pixels. [chart, longest bar's right end - axis start, axis length].
+BAR_REACH = """(names) => names.map(name => {
+  const svg = document.querySelector(`.spec-chart.is-live[data-chart="${name}"] .spec-chart__view svg`);
+  const domain = [...svg.querySelectorAll('.role-axis-domain path, .role-axis-domain line')]
+    .map(e => e.getBoundingClientRect()).filter(r => r.width > r.height)[0];
+  const ends = [...svg.querySelectorAll('.mark-rect.role-mark path')].map(e => e.getBoundingClientRect())
+    .filter(r => r.width > 0).map(r => r.right);
+  return [name, Math.max(...ends) - domain.left, domain.width];
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_bar_axes_fit_the_longest_bar(new_context, width):
+    """Found once: the breakdown's axis ran to 34 ms for a 16.8 ms bar (an invisible mark at
+    1.9× the longest bar made room for its label in data units). A nice axis end is at most
+    about twice a bar's length when the bar is short of a round number (16.8 → 20 is 84 %)."""
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    problems = []
+    for query in EXTREMES:
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        for name, reach, length in page.evaluate(BAR_REACH, ["breakdown", "iteration"]):
+            if not 0.6 * length <= reach <= length + SLACK:
+                problems.append(f"{query or '(defaults)'}: {name}'s longest bar spans {reach:.0f} px of a {length:.0f} px axis")
+    assert problems == [], "\n".join(problems)
