@@ -221,3 +221,107 @@ def test_bar_axes_fit_the_longest_bar(new_context, width):
             if not 0.6 * length <= reach <= length + SLACK:
                 problems.append(f"{query or '(defaults)'}: {name}'s longest bar spans {reach:.0f} px of a {length:.0f} px axis")
     assert problems == [], "\n".join(problems)
+
+
+# Each mark of a chart as drawn: its row, fill and stroke as computed (currentColor resolved to
+# the palette's ink), their opacities, and the colour of the page behind the chart.
+DRAWN = """(name) => {
+  const svg = document.querySelector(`.spec-chart.is-live[data-chart="${name}"] .spec-chart__view svg`);
+  let el = svg, background = 'rgba(0, 0, 0, 0)';
+  while (el && (background === 'rgba(0, 0, 0, 0)' || background === 'transparent')) {
+    background = getComputedStyle(el).backgroundColor; el = el.parentElement;
+  }
+  const opacity = (e, attr) => {
+    let o = Number(e.getAttribute(attr) ?? 1);
+    for (let g = e; g && g !== svg; g = g.parentElement) o *= Number(g.getAttribute('opacity') ?? 1);
+    return o;
+  };
+  const marks = [...svg.querySelectorAll('.role-mark path')].filter(e => e.__data__ && e.__data__.datum).map(e => {
+    const style = getComputedStyle(e), box = e.getBoundingClientRect();
+    // the mark type (mark-rect, mark-symbol); a bar and a tick are both rects, told apart by role
+    return {row: e.__data__.datum, mark: e.closest('.role-mark').classList[0], role: e.getAttribute('aria-roledescription'),
+            fill: style.fill, fillOpacity: opacity(e, 'fill-opacity'),
+            stroke: style.stroke, strokeOpacity: opacity(e, 'stroke-opacity'),
+            strokeWidth: parseFloat(style.strokeWidth) || 0, dashed: !!e.getAttribute('stroke-dasharray'),
+            box: [box.left, box.top, box.right, box.bottom]};
+  });
+  return {background, marks};
+}"""
+
+
+def _rgb(css: str) -> tuple[float, ...]:
+    return tuple(float(v) for v in re.findall(r"[\d.]+", css)[:3])
+
+
+def _over(colour: str, alpha: float, background: str) -> tuple[float, ...]:
+    """``colour`` (its own alpha, as rgba() gives it, times ``alpha``) laid over ``background``."""
+    channels = [float(v) for v in re.findall(r"[\d.]+", colour)]
+    alpha *= channels[3] if len(channels) > 3 else 1
+    return tuple(alpha * c + (1 - alpha) * b for c, b in zip(channels[:3], _rgb(background)))
+
+
+def _contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (0…255 per channel)."""
+    def luminance(rgb):
+        lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_ladder_and_decision_map_encodings_read_the_same_in_both_palettes(new_context, scheme):
+    """Found once in the dark palette: the ladder's current rung drawn brightest and the rungs
+    that do not fit darkest, against a legend saying "darkest: current; palest: does not fit",
+    and the decision map's orange "does not fit" outline lost on the EAGLE-3 head's orange cells.
+    What holds in both palettes is contrast with the page: the current rung stands out most, a
+    rung that does not fit least, and every outline stands off what it is drawn on."""
+    page = new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
+    problems = []
+    # a fitting current rung beside fitting and non-fitting ones; a non-fitting current rung
+    for query in ("?batch=2&context=32768", "?batch=64&context=32768"):
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("s => document.body.dataset.mdColorScheme === s",
+                               arg="slate" if scheme == "dark" else "default")
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        ladder = page.evaluate(DRAWN, "ladder")
+        page_colour = _rgb(ladder["background"])
+        bars = [m for m in ladder["marks"] if m["role"] == "bar"]
+        strength = {m["row"]["batch"]: _contrast(_over(m["fill"], m["fillOpacity"], ladder["background"]), page_colour)
+                    for m in bars}
+        current = next(m for m in bars if m["row"]["current"])
+        fitting = [m["row"]["batch"] for m in bars if m["row"]["fits"]]
+        too_big = [m["row"]["batch"] for m in bars if not m["row"]["fits"]]
+        assert fitting and too_big, query
+        if current["row"]["fits"]:
+            weaker = [b for b in fitting if b != current["row"]["batch"] and strength[b] >= strength[current["row"]["batch"]]]
+            problems += [f"{query}: rung {b} stands out as much as the current one" for b in weaker]
+        problems += [f"{query}: rung {b} does not fit yet stands out as much as rung {f}"
+                     for b in too_big for f in fitting if strength[b] >= strength[f]]
+        ring = _contrast(_over(current["stroke"], current["strokeOpacity"], ladder["background"]), page_colour)
+        if current["strokeWidth"] < 2 or ring < 3:
+            problems.append(f"{query}: the current rung's outline ({current['stroke']}, {current['strokeWidth']} px) "
+                            f"has contrast {ring:.1f} with the page")
+
+        decision = page.evaluate(DRAWN, "decision")
+        def cell_key(row):
+            return row["task"], row["batch"], row["context"]
+        cells = {cell_key(m["row"]): m for m in decision["marks"] if m["mark"] == "mark-rect"}
+        frames = [m for m in decision["marks"] if m["mark"] == "mark-symbol" and not m["dashed"]]
+        assert frames and len(frames) == sum(m["row"]["fits"] == 0 for m in cells.values()), query
+        for frame in frames:
+            cell = cells[cell_key(frame["row"])]
+            fill = _over(cell["fill"], cell["fillOpacity"], decision["background"])
+            edge = _contrast(_over(frame["stroke"], frame["strokeOpacity"], "rgb" + str(tuple(fill))), fill)
+            (x0, y0, x1, y1), (c0, d0, c1, d1) = frame["box"], cell["box"]
+            if edge < 3 or not (x0 >= c0 and y0 >= d0 and x1 <= c1 and y1 <= d1):
+                problems.append(f"{query}: the 'does not fit' frame on a {cell['row']['drafter']} cell has contrast "
+                                f"{edge:.1f} with its fill, or leaves the cell")
+        rings = [m for m in decision["marks"] if m["mark"] == "mark-symbol" and m["dashed"]]
+        assert all(m["row"]["current"] for m in rings), query
+        problems += [f"{query}: the current cell's ring has contrast {c:.1f} with the page"
+                     for c in [_contrast(_over(m["stroke"], m["strokeOpacity"], decision["background"]),
+                                         _rgb(decision["background"])) for m in rings] if c < 3]
+        assert rings, f"{query}: no ring on the current cell"
+    assert problems == [], "\n".join(sorted(set(problems)))
