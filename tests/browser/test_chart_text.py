@@ -325,3 +325,44 @@ def test_ladder_and_decision_map_encodings_read_the_same_in_both_palettes(new_co
                                          _rgb(decision["background"])) for m in rings] if c < 3]
         assert rings, f"{query}: no ring on the current cell"
     assert problems == [], "\n".join(sorted(set(problems)))
+
+
+# Every value label of every live chart against the lines and rules drawn beside it: the points
+# of each line's or rule's path, every pixel along it, that fall inside a label's box (page px).
+# [chart, label, how many points inside].
+STRUCK = """() => [...document.querySelectorAll('.spec-chart.is-live')].flatMap(chart => {
+  const svg = chart.querySelector('.spec-chart__view svg');
+  const labels = [...svg.querySelectorAll('.role-mark text')].filter(t => t.textContent.trim() !== '')
+    .map(t => [t.textContent, t.getBoundingClientRect()]);
+  if (!labels.length) return [];
+  const points = [];
+  for (const path of svg.querySelectorAll('.mark-line.role-mark path, .mark-rule.role-mark line, .mark-rule.role-mark path')) {
+    const m = path.getScreenCTM(), length = path.getTotalLength();
+    for (let s = 0; s <= length; s += 1) {
+      const p = path.getPointAtLength(s);
+      points.push([m.a * p.x + m.c * p.y + m.e, m.b * p.x + m.d * p.y + m.f]);
+    }
+  }
+  return labels.map(([text, r]) => [chart.dataset.chart, text,
+    points.filter(([x, y]) => x > r.left + 1 && x < r.right - 1 && y > r.top + 1 && y < r.bottom - 1).length]);
+})"""
+# The extreme states, and the γ chart's label where it was found struck through (γ = 4 on a
+# falling curve) and beside its peak, at each end, and with the curve near the 1× rule.
+LABEL_STATES = EXTREMES + ["?gamma=1", "?batch=64&gamma=2", "?gamma=10&alpha=0.95&acceptance=same", "?batch=16&gamma=5"]
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_no_value_label_sits_on_a_line(new_context, width):
+    """Found once: the γ chart's curve struck through its own label "γ = 4: 1.14×"."""
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    problems, seen = [], set()
+    for query in LABEL_STATES:
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        struck = page.evaluate(STRUCK)
+        seen |= {chart for chart, _, _ in struck}
+        problems += [f"{query or '(defaults)'}: {chart}: a line runs through {text!r}" for chart, text, n in struck if n]
+    assert "gamma" in seen
+    assert problems == [], "\n".join(problems)
