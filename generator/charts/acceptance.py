@@ -17,7 +17,7 @@ HEIGHT = 240
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         pays="datum.position <= datum.paying_positions",
-        shown="format(datum.per_position_acceptance, '.1%')")
+        shown="format(datum.per_position_acceptance * 100, '.3~r') + '%'")
     x = alt.X("position:O", title="draft position j", axis=alt.Axis(labelAngle=0))
     bars = base.mark_bar().encode(
         x=x,

@@ -23,8 +23,8 @@ def spec(context: dict) -> dict:
     line = base.mark_line(color=BLUE, strokeWidth=2, point=alt.OverlayMarkDef(filled=True, size=30)).encode(
         x=x, y=y,
         tooltip=[alt.Tooltip("gamma:Q", title="γ"),
-                 alt.Tooltip("expected_tokens:Q", title="expected tokens", format=".3~f"),
-                 alt.Tooltip("ceiling:Q", title="ceiling 1/(1−α)", format=".3~f")],
+                 alt.Tooltip("expected_tokens:Q", title="expected tokens", format=",.3~r"),
+                 alt.Tooltip("ceiling:Q", title="ceiling 1/(1−α)", format=",.3~r")],
     )
     # Every row carries the same ceiling; the mean collapses them into one rule.
     ceiling = base.mark_rule(color=REFERENCE, strokeWidth=1.5, strokeDash=[6, 4]).encode(y="mean(ceiling):Q")

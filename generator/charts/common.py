@@ -37,11 +37,35 @@ def source(chart: str, dataset: str = TABLE) -> alt.UrlData:
 
 
 def label_expr(labels: Mapping[str, str], field: str = "datum.label") -> str:
-    """A Vega expression mapping category keys to display labels (unknown keys pass through)."""
+    """A Vega expression mapping category keys to display labels (unknown keys pass through).
+
+    Parenthesised: inside a concatenation, ``'a' + k === 'x' ? …`` would compare the whole
+    concatenation with the key and always fall through to the raw key."""
     expr = field
     for key, text in reversed(list(labels.items())):
         expr = f"{field} === {_js(key)} ? {_js(text)} : ({expr})"
-    return expr
+    return f"({expr})"
+
+
+# Tooltip numbers: three significant figures at most (an integer count whole), thousands
+# separated, durations below a millisecond in microseconds. Each returns a Vega expression.
+def count_text(expr: str) -> str:
+    return f"format({expr}, ',')"
+
+
+def number_text(expr: str) -> str:
+    return f"format({expr}, ',.3~r')"
+
+
+def duration_text(ms: str) -> str:
+    """A duration given in milliseconds, in ms, or in µs below 1 ms (not "0.000978 ms")."""
+    return (f"(abs({ms}) < 1 ? format({ms} * 1000, ',.3~r') + ' µs'"
+            f" : format({ms}, ',.3~r') + ' ms')")
+
+
+def percent_text(pct: str) -> str:
+    """A share already in percent: one decimal, and a share under 0.1 % as such (not "0.0484 %")."""
+    return f"({pct} > 0 && {pct} < 0.1 ? '< 0.1%' : format({pct}, ',.1f') + '%')"
 
 
 def _js(text: str) -> str:
@@ -107,7 +131,10 @@ def _describe_marks(unit: dict) -> None:
         value = f"datum[{_js(entry['field'])}]"
         if "format" in entry:
             value = f"format({value}, {_js(entry['format'])})"
-        heading = entry.get("title", entry["field"])
+        heading = entry.get("title")
+        if not heading:
+            # Vega-Lite shows the raw key for a missing title, a screen reader an empty one (": read off")
+            raise ValueError(f"tooltip field {entry['field']!r} has no title")
         parts.append(f"{_js(str(heading) + ': ')} + (isValid(datum[{_js(entry['field'])}]) ? {value} : '—')")
     unit.setdefault("transform", []).append({"calculate": " + '; ' + ".join(parts), "as": MARK_DESCRIPTION})
     encoding["description"] = {"field": MARK_DESCRIPTION, "type": "nominal"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import (GREY, ORANGE, axis, column, current, field, field_label, finish, label, label_expr, source, title,
+from .common import (GREY, axis, column, current, field, field_label, finish, label, label_expr, source, title,
                      walk)
 
 NAME = "decision"
@@ -23,6 +23,10 @@ COLUMNS = [column("task_label", "traffic"), column("batch", "concurrent sequence
            column("gamma", "best γ", "int"), column("alpha", "its α"), column("speedup", "speedup", "times"),
            column("fits", "fits in memory", "yes")]
 CELL_NONE = GREY
+STEP_X, STEP_Y = 37, 26  # px per context column, per batch row
+RING_WIDTH, RING_HEIGHT = STEP_X + 3, STEP_Y + 3  # round the cell, over the gaps between cells
+FRAME_WIDTH, FRAME_HEIGHT = STEP_X - 4, STEP_Y - 3.5  # inside the cell, clear of its gaps
+LABEL = "#ffffff"  # the cells' text: every drafter colour and the grey are picked to hold it
 # What a click on a cell sets: the cell's batch and context, and its drafter at its best γ and
 # its typical acceptance for the traffic.
 SELECT = ["batch", "context", "drafter", "gamma", "alpha", "acceptance"]
@@ -37,7 +41,9 @@ def spec(context: dict) -> dict:
         label="'γ' + datum.gamma + '\\n' + format(datum.speedup, '.2f') + '×'",
         drafter_name=label_expr(labels, "datum.drafter"),
         shown="format(datum.speedup, '.2f') + '×'",
-        alpha_shown="format(datum.alpha, '.2f') + ', ' + " + label_expr(context["labels"]["acceptance"], "datum.acceptance"),
+        # α as the controls write it; the acceptance shape is a setting of its own
+        alpha_shown="format(datum.alpha, '.0%')",
+        shape_shown=label_expr(context["labels"]["acceptance"], "datum.acceptance"),
         verdict="datum.speedup > 1 ? 'faster than plain decoding' : 'plain decoding is faster'",
         # the configuration's GPUs' memory, from the data: the map follows the state
         memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
@@ -50,10 +56,6 @@ def spec(context: dict) -> dict:
     y = alt.Y("batch:O", title="concurrent sequences", scale=gap)
     cells = base.mark_rect(cursor="pointer").encode(
         x=x, y=y,
-        # A choice that does not fit in the GPU's memory is outlined: possible only on paper. An
-        # outline keeps the fill, so the white labels stay readable in both palettes.
-        stroke=alt.condition("!datum.fits", alt.value(ORANGE), alt.value(None)),
-        strokeWidth=alt.condition("!datum.fits", alt.value(3), alt.value(0)),
         # Where even the best choice is slower than plain decoding, the cell is grey: don't speculate.
         color=alt.condition(
             "datum.speedup <= 1", alt.value(CELL_NONE),
@@ -62,20 +64,33 @@ def spec(context: dict) -> dict:
                       legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(labels),
                                         symbolStrokeWidth=0)),
         ),
-        tooltip=[alt.Tooltip("task_label:N", title="traffic"), alt.Tooltip("batch:O", title="concurrent sequences"),
-                 alt.Tooltip("context:O", title="context (tokens)"),
+        tooltip=[alt.Tooltip("task_label:N", title="traffic"),
+                 alt.Tooltip("batch:O", title="concurrent sequences", format=","),
+                 alt.Tooltip("context:O", title="context (tokens)", format=","),
                  alt.Tooltip("drafter_name:N", title="best drafter"), alt.Tooltip("gamma:Q", title="best γ"),
-                 alt.Tooltip("alpha_shown:N", title="its α"),
+                 alt.Tooltip("alpha_shown:N", title="its typical α"),
+                 alt.Tooltip("shape_shown:N", title="acceptance across positions"),
                  alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("verdict:N", title="verdict"),
                  alt.Tooltip("memory:N", title="memory")],
     )
-    # The current state's batch and context: a ring inside the cell.
-    ring = base.transform_filter("datum.current").mark_rect(filled=False, stroke="currentColor", strokeWidth=2,
-                                                            strokeDash=[3, 2]).encode(x=x, y=y)
+    # A choice that does not fit in the GPU's memory is framed: possible only on paper. A frame
+    # keeps the fill, so the white labels stay readable. It is white like them and inside the
+    # cell, so it is seen against the cell's own colour, the same in both palettes (an orange
+    # outline on the cell's edge vanished on the EAGLE-3 head's orange cells on slate; the ink
+    # would fall under 3:1 on the darker fills on white).
+    frame = base.transform_filter("!datum.fits").mark_point(
+        shape=_box(FRAME_WIDTH, FRAME_HEIGHT), size=FRAME_WIDTH ** 2, filled=False, color=LABEL, opacity=1,
+        strokeWidth=1.5, cursor="pointer").encode(x=x, y=y)
+    # The current state's batch and context: a dashed ring in the ink round the cell, over the
+    # gaps, so it is seen against the page and apart from the frame. Frame and ring are symbols:
+    # a point is centred on its band (a rect of another size than the band is not).
+    ring = base.transform_filter("datum.current").mark_point(
+        shape=_box(RING_WIDTH, RING_HEIGHT), size=RING_WIDTH ** 2,
+        filled=False, color="currentColor", opacity=1, strokeWidth=2, strokeDash=[3, 2]).encode(x=x, y=y)
     # Two-line label: shift up half a line so the pair is centred in the cell.
-    text = base.mark_text(color="#ffffff", fontSize=9, lineBreak="\n", dy=-5, cursor="pointer").encode(
+    text = base.mark_text(color=LABEL, fontSize=9, lineBreak="\n", dy=-5, cursor="pointer").encode(
         x=x, y=y, text="label:N")
-    chart = alt.layer(cells, ring, text).properties(width=alt.Step(37), height=alt.Step(26)).facet(
+    chart = alt.layer(cells, frame, ring, text).properties(width=alt.Step(STEP_X), height=alt.Step(STEP_Y)).facet(
         row=alt.Row("task:N", sort=list(tasks), title=None,
                     header=alt.Header(labelExpr=label_expr(tasks, "datum.value"), labelAngle=0, labelAlign="left",
                                       labelAnchor="start", labelOrient="top", labelFontWeight="bold",
@@ -83,7 +98,13 @@ def spec(context: dict) -> dict:
         spacing=14,
     ).properties(
         title=title("Best drafter and γ, by traffic", "Colour: the fastest drafter at its typical",
-                    "acceptance; text: its γ and speedup. Grey:", "plain decoding wins. Outlined: does not",
-                    "fit. Click a cell to open it above."),
+                    "acceptance; text: its γ and speedup. Grey:", "plain decoding wins. Framed in white: does",
+                    "not fit. Click a cell to open it above."),
     )
     return finish(chart, NAME, DESCRIPTION, select=SELECT)
+
+
+def _box(width: float, height: float) -> str:
+    """A symbol's path for a width × height rectangle: a custom path spans -1…1 across the square
+    root of the symbol's size, so the symbol's size is width²."""
+    return f"M-1,-{height / width:.3f}H1V{height / width:.3f}H-1Z"

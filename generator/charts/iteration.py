@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, column, field, finish, label_expr, literal, source, title
+from .common import BLUE, ORANGE, column, duration_text, field, finish, label_expr, literal, source, title
 
 NAME = "iteration"
 DESCRIPTION = ("Grouped bar chart of one speculative iteration's time in milliseconds in the ideal whole-pass "
@@ -20,30 +20,32 @@ ROWS = {"table": [{"walk": [], "rows": [
 COLUMNS = [column("phase", "phase"), column("part", "part"), column("time_s", "time", "ms")]
 PHASE_LABELS = {"draft": "draft (all γ passes)", "verify": "verify (target)", "plain": "plain decode step"}
 PARTS = ["memory", "arithmetic"]
+# Pixels right of the axis for a bar's value label ("6.23 ms", "9.12 µs").
+LABEL_ROOM = 52
 
 
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
-        time_ms="datum.time_s * 1000", shown="format(datum.time_s * 1000, ',.3~r') + ' ms'")
+        time_ms="datum.time_s * 1000", phase_name=label_expr(PHASE_LABELS, "datum.phase"), shown=duration_text("datum.time_s * 1000"))
     # minExtent: the labels come from labelExpr, which the layout does not measure; reserve room
     y = alt.Y("phase:N", title=None, sort=list(PHASES),
               axis=alt.Axis(labelExpr=label_expr(PHASE_LABELS), labelLimit=160, minExtent=120))
-    x = alt.X("time_ms:Q", title="time (ms)", scale=alt.Scale(nice=True))
+    # The bars' value labels get room in pixels, right of the axis, so the axis fits the longest
+    # bar (room made in data units, past the longest bar, stretched the axis beyond the data).
+    x = alt.X("time_ms:Q", title="time (ms)", scale=alt.Scale(nice=True, rangeMax=alt.ExprRef(f"width - {LABEL_ROOM}")),
+              axis=alt.Axis(tickCount=alt.ExprRef(f"ceil((width - {LABEL_ROOM}) / 40)")))
     colour = alt.Color("part:N", title=None, scale=alt.Scale(domain=PARTS, range=[BLUE, ORANGE]),
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square", columns=1,
                                          labelLimit=0, labelExpr="datum.label === 'memory' ? 'memory (bytes ÷ bandwidth)'"
                                                                  " : 'arithmetic (FLOP ÷ FLOP/s)'"))
     bars = base.mark_bar().encode(
         x=x, y=y, yOffset=alt.YOffset("part:N", sort=PARTS), color=colour,
-        tooltip=[alt.Tooltip("phase:N", title="phase"), alt.Tooltip("part:N", title="part"),
+        tooltip=[alt.Tooltip("phase_name:N", title="phase"), alt.Tooltip("part:N", title="part"),
                  alt.Tooltip("shown:N", title="time")],
     )
     values = base.mark_text(align="left", dx=3, fontSize=10).encode(
         x=x, y=y, yOffset=alt.YOffset("part:N", sort=PARTS), color=colour, text="shown:N")
-    # Room at the right for the longest bar's label: an invisible point past its end.
-    room = base.transform_calculate(room="datum.time_ms * 1.35").mark_point(opacity=0).encode(
-        x=alt.X("room:Q"), y=y)
-    chart = alt.layer(bars, values, room).properties(
+    chart = alt.layer(bars, values).properties(
         width="container", height=200,
         title=title("One iteration in the ideal model", "A pass needs memory time and arithmetic time",
                     "and takes the larger of the two (roofline).", "A plain decoding step for comparison."),

@@ -24,20 +24,24 @@ def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         outcome="datum.speedup > 1 ? 'faster' : 'slower'",
         shown="format(datum.speedup, '.2f') + '×'",
-        other_shown="format(datum.other_speedup, '.2f') + '×'",
-        other_name=label_expr(models, "datum.other"),
+        # one line: the value and which model gives it (a tooltip's titles are fixed, the other model is not)
+        other_shown="format(datum.other_speedup, '.2f') + '× (' + " + label_expr(models, "datum.other") + " + ')'",
         memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
-        shade="!datum.fits ? 0.35 : datum.current ? 1 : 0.6",
+        # Fill strength by contrast with the page, which reads the same on white and on slate:
+        # strongest the current rung, faintest a rung that does not fit ("darkest" was brightest
+        # in the dark palette).
+        shade="!datum.fits ? 0.3 : datum.current ? 1 : 0.6",
     )
     # Outer padding leaves room for the first and last rungs' value labels.
     x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0),
               scale=alt.Scale(paddingOuter=0.5))
-    colour = alt.Color("outcome:N", title=None, scale=alt.Scale(domain=OUTCOMES, range=[BLUE, ORANGE]),
-                       legend=alt.Legend(orient="top", direction="horizontal", symbolType="square",
+    outcome_colours = alt.Scale(domain=OUTCOMES, range=[BLUE, ORANGE])
+    colour = alt.Color("outcome:N", title=None, scale=outcome_colours,
+                       legend=alt.Legend(orient="top", direction="horizontal", symbolType="square", symbolStrokeWidth=0,
                                          labelExpr="datum.value === 'faster' ? 'faster than plain'"
                                                    " : 'slower than plain'"))
-    tooltip = [alt.Tooltip("batch:O", title="concurrent sequences"), alt.Tooltip("shown:N", title="speedup"),
-               alt.Tooltip("other_shown:N", title="other cost model"), alt.Tooltip("other_name:N", title="which is"),
+    tooltip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("shown:N", title="speedup"),
+               alt.Tooltip("other_shown:N", title="other cost model"),
                alt.Tooltip("memory:N", title="memory")]
     y = alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False))
     bars = base.mark_bar(cursor="pointer").encode(
@@ -45,10 +49,15 @@ def spec(context: dict) -> dict:
         # Bars start at 1×, so a slowdown hangs below the line instead of just being shorter.
         y2=alt.datum(1),
         color=colour,
-        # A state that does not fit in the GPU's memory is drawn pale and dashed: possible only on paper.
-        opacity=alt.Opacity("shade:Q", scale=None, legend=None),
-        stroke=alt.condition("!datum.fits", alt.Stroke("outcome:N", legend=None), alt.value(None)),
-        strokeDash=alt.value([3, 2]),
+        # A state that does not fit in the GPU's memory is drawn faint with a dashed edge: possible
+        # only on paper. Only the fill fades, so the edge keeps its full colour.
+        fillOpacity=alt.FillOpacity("shade:Q", scale=None, legend=None),
+        # The current rung is outlined in the ink (black on white, near-white on slate): it stands
+        # out in either palette, also where it does not fit and is faint.
+        stroke=alt.condition("datum.current", alt.value("currentColor"), alt.Stroke("outcome:N", legend=None, scale=outcome_colours)),
+        strokeWidth={"condition": [{"test": "datum.current", "value": 2}, {"test": "!datum.fits", "value": 1}],
+                     "value": 0},
+        strokeDash=alt.condition("!datum.fits", alt.value([3, 2]), alt.value([1, 0])),
         tooltip=tooltip,
     )
     one = base.mark_rule(strokeWidth=1.5, strokeDash=[4, 3], color=REFERENCE).encode(y=alt.datum(1))
@@ -68,7 +77,8 @@ def spec(context: dict) -> dict:
     speedup = alt.layer(bars, one, other, above, below).properties(
         width="container", height=HEIGHT,
         # Titles are static while rows change: they name the chart, not a finding.
-        title=title("Speedup at each batch size", "Ticks: the other cost model. Darkest: the", "current batch; palest: does not fit in memory."),
+        title=title("Speedup at each batch size", "Ticks: the other cost model. Outlined: the",
+                    "current batch. Faint, dashed: does not fit."),
     )
 
     return finish(speedup, NAME, DESCRIPTION, select=["batch"])

@@ -26,7 +26,7 @@ ROW_STEP = 34
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         weight_gib="datum.weight_bytes / 1073741824", kv_kib_per_token="datum.kv_bytes_per_token / 1024",
-        weights_shown="format(datum.weight_bytes / 1073741824, '.2f') + ' GiB'",
+        weights_shown="format(datum.weight_bytes / 1073741824, ',.3~r') + ' GiB'",
         kv_shown="format(datum.kv_bytes_per_token / 1024, ',.0f') + ' KiB'",
         # the bars' value labels: numbers only, the unit is in the axis title
         weights_value="format(datum.weight_bytes / 1073741824, '.3~g')",

@@ -32,7 +32,7 @@ def spec(context: dict) -> dict:
     y = alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False))
     colour = alt.Color("series:N", title=None, scale=alt.Scale(range=[ORANGE, BLUE, PURPLE]),
                        legend=alt.Legend(orient="top", direction="vertical"))
-    tips = [alt.Tooltip("series:N", title="target"), alt.Tooltip("batch:Q", title="concurrent sequences"),
+    tips = [alt.Tooltip("series:N", title="target"), alt.Tooltip("batch:Q", title="concurrent sequences", format=","),
             alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("experts:N", title="experts per layer")]
     # a batch that does not fit on the target's GPUs is left out (the data table lists it)
     lines = base.transform_filter("datum.fits").mark_line(point=True, strokeWidth=2).encode(

@@ -20,6 +20,7 @@ COLUMNS = [column("batch", "concurrent sequences", "int"),
            column("arithmetic_intensity", "FLOP per byte", "num1"),
            column("attained_flops_per_s", "attained FLOP/s", "tflops")]
 HEIGHT = 260
+LABEL_WIDTH = 70  # px: "batch 1024" in bold, and a margin
 
 
 def spec(context: dict) -> dict:
@@ -28,7 +29,7 @@ def spec(context: dict) -> dict:
     roof_line = alt.Chart(source(NAME, "roof")).mark_line(color=REFERENCE, strokeWidth=2).encode(
         x=alt.X("arithmetic_intensity:Q", scale=log, title=x_title),
         y=alt.Y("attainable_flops_per_s:Q", scale=log, title=y_title, axis=alt.Axis(format="~s")),
-        tooltip=[alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.4~r"),
+        tooltip=[alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.3~r"),
                  alt.Tooltip("attainable_flops_per_s:Q", title="attainable FLOP/s", format=".3~s")],
     )
     base = alt.Chart(source(NAME))
@@ -38,13 +39,19 @@ def spec(context: dict) -> dict:
         x=x, y=y,
         color=alt.condition("datum.current", alt.value(ORANGE), alt.value(BLUE)),
         size=alt.condition("datum.current", alt.value(160), alt.value(50)),
-        tooltip=[alt.Tooltip("batch:O", title="concurrent sequences"),
-                 alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.4~r"),
+        tooltip=[alt.Tooltip("batch:O", title="concurrent sequences", format=","),
+                 alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.3~r"),
                  alt.Tooltip("attained_flops_per_s:Q", title="attained FLOP/s", format=".3~s")],
     )
-    # Above the point: to its left it would run into the y axis's labels at small intensities.
+    # The points sit on the roof, which rises to the right and then runs flat: above and to the
+    # left of a point the roof is lower, so the label is clear of it there (centred above the
+    # point, the roof struck through it). Near the y axis there is no room on the left; below
+    # and to the right the roof is higher, so it goes there.
+    room_left = f"scale('x', datum.arithmetic_intensity) - 8 - {LABEL_WIDTH} >= 0"
     label = base.transform_filter("datum.current").mark_text(
-        align="center", dy=-14, fontWeight="bold", color=ORANGE,
+        fontWeight="bold", color=ORANGE,
+        align=alt.expr(f"{room_left} ? 'right' : 'left'"), dx=alt.expr(f"{room_left} ? -8 : 8"),
+        baseline=alt.expr(f"{room_left} ? 'bottom' : 'top'"), dy=alt.expr(f"{room_left} ? -8 : 8"),
     ).encode(x=x, y=y, text=alt.Text("label:N")).transform_calculate(label="'batch ' + datum.batch")
     chart = alt.layer(roof_line, points, label).properties(
         width="container", height=HEIGHT,

@@ -33,12 +33,12 @@ def spec(context: dict) -> dict:
     studies = context["labels"]["measured_study"]
     base = alt.Chart(source(NAME)).transform_calculate(
         plain_shown="format(datum.plain, ',.0f')",
-        other_plain_shown="format(datum.other_plain, ',.0f')",
-        other_name=label_expr(models, "datum.other"),
+        # one line: the value and which model gives it (a tooltip's titles are fixed, the other model is not)
+        other_plain_shown="format(datum.other_plain, ',.0f') + ' tokens/s (' + " + label_expr(models, "datum.other") + " + ')'",
     )
     x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0))
-    tip = [alt.Tooltip("batch:O", title="concurrent sequences"), alt.Tooltip("plain_shown:N", title="plain tokens/s"),
-           alt.Tooltip("other_plain_shown:N", title="other cost model"), alt.Tooltip("other_name:N", title="which is")]
+    tip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("plain_shown:N", title="plain tokens/s"),
+           alt.Tooltip("other_plain_shown:N", title="other cost model")]
     y = alt.Y("plain:Q", title="plain decoding, tokens/s", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"))
     line = base.mark_line(point=True, color=BLUE, strokeWidth=2).encode(x=x, y=y, tooltip=tip)
     # The current rung: a ring on the line.
@@ -57,7 +57,7 @@ def spec(context: dict) -> dict:
         color=alt.Color("study:N", title="measured", scale=alt.Scale(domain=list(studies), range=STUDY_COLOURS),
                         legend=alt.Legend(orient="top", direction="horizontal", labelExpr=label_expr(studies),
                                           symbolType="diamond")),
-        tooltip=[alt.Tooltip("study_label:N", title="measured by"), alt.Tooltip("batch:O", title="concurrent sequences"),
+        tooltip=[alt.Tooltip("study_label:N", title="measured by"), alt.Tooltip("batch:O", title="concurrent sequences", format=","),
                  alt.Tooltip("measured_shown:N", title="plain tokens/s"),
                  alt.Tooltip("context_shown:N", title="context when measured"),
                  alt.Tooltip("fitted:N", title="used in the fit")],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, PURPLE, column, finish, label_expr, source, title
+from .common import BLUE, ORANGE, PURPLE, column, count_text, finish, label_expr, number_text, percent_text, source, title
 
 NAME = "validation"
 DESCRIPTION = ("Plain decoding step time in milliseconds against batch size (log scale), measured in vLLM on one "
@@ -38,19 +38,20 @@ def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, tooltip: list) -> alt.La
 
 def tooltip(value_title: str) -> list:
     return [alt.Tooltip("series_name:N", title="series"), alt.Tooltip("shown:N", title=value_title),
-            alt.Tooltip("batch:Q", title="concurrent sequences"), alt.Tooltip("context_shown:N", title="context"),
+            alt.Tooltip("batch:Q", title="concurrent sequences", format=","),
+            alt.Tooltip("context_shown:N", title="context"),
             alt.Tooltip("study:N", title="measured by"), alt.Tooltip("row:Q", title="row of the measurements file"),
-            alt.Tooltip("how:N", title="")]
+            alt.Tooltip("read_shown:N", title="read off a plot"), alt.Tooltip("fitted_shown:N", title="used in the fit")]
 
 
 def with_text(chart: alt.Chart, unit: str) -> alt.Chart:
     """One row per (measurement, series) from the one-row-per-measurement data, and the tooltips' text."""
     return chart.transform_fold(SERIES, as_=["series", "value"]).transform_calculate(
         series_name=label_expr(SERIES_LABELS, "datum.series"),
-        shown=f"format(datum.value, '.3~r') + ' {unit}'",
-        context_shown="format(datum.context, ',') + ' tokens (' + datum.context_basis + ')'",
-        how="(datum.read_off_plot ? 'read off a plot; ' : '') + (datum.fitted ? 'used to fit the calibrated model'"
-            " : 'not used in the fit')",
+        shown=(percent_text("datum.value") if unit == "%" else f"{number_text('datum.value')} + ' {unit}'"),
+        context_shown=f"{count_text('datum.context')} + ' tokens (' + datum.context_basis + ')'",
+        read_shown="datum.read_off_plot ? 'yes' : 'no'",
+        fitted_shown="datum.fitted ? 'yes: the calibrated model was fitted to it' : 'no'",
     )
 
 

@@ -100,4 +100,269 @@ def _unreadable(labels):
     for chart, label in labels:
         if RAW_KEY.search(label) or BOOLEAN.search(label) or any(map(_unrounded, DECIMAL.findall(label))):
             found.append(f"{chart}: mark label {label[:90]!r}")
+        # each line "title: value", neither empty ("; : read off a plot" was)
+        if any(not re.fullmatch(r"[^:;]*[^\s:;][^:;]*: .*\S.*", line) for line in label.split("; ")):
+            found.append(f"{chart}: mark label with an empty title or value {label[:90]!r}")
     return found
+
+
+# Every tooltip of every live chart, as Vega hands it to the tooltip handler: the SVG renderer
+# binds each mark's scene item to its element, and an item's `tooltip` is the object of lines
+# the handler shows ({title: value}). [chart, [[title, value, value's type], …]], one per item.
+TOOLTIPS = """() => [...document.querySelectorAll('.spec-chart.is-live')].flatMap(chart =>
+  [...chart.querySelectorAll('.spec-chart__view svg .role-mark > *')]
+    .map(el => el.__data__ && el.__data__.tooltip).filter(t => t != null)
+    .map(t => [chart.dataset.chart, typeof t === 'object'
+      ? Object.entries(t).map(([k, v]) => [k, v === null || v === undefined ? String(v) : String(v), typeof v])
+      : [['', String(t), typeof t]]]))"""
+# A number as a reader meets it: not part of a name ("Qwen3-0.6B", "Llama-3.2-1B", "2.68T"), nor
+# a study's year ("Liu et al. 2026").
+NUMBER = re.compile(r"(?<![\w.\-/])(?<!et al\. )(\d[\d,]*(?:\.\d+)?)(?![\w\-.])")
+WORDS_NOT_VALUES = {"", "null", "undefined", "NaN", "Infinity", "—"}
+
+
+def _bad_number(text: str, unit: str) -> str | None:
+    """Why a tooltip number reads badly: over 3 significant figures (an integer is a count and
+    whole), 1,000 or more without thousands separators, a sub-millisecond time in ms."""
+    digits = text.replace(",", "")
+    whole, _, decimals = digits.partition(".")
+    if len(whole) > 3 and "," not in text:
+        return "no thousands separator"
+    if decimals and len((whole + decimals).lstrip("0")) > 3:
+        return "over 3 significant figures"
+    if unit.startswith("ms") and float(digits) < 1:
+        return "below 1 ms: in µs"
+    return None
+
+
+def _unreadable_tooltips(tooltips) -> list[str]:
+    found = []
+    for chart, lines in tooltips:
+        for title, value, kind in lines:
+            where = f"{chart}: tooltip line {title!r}: {value!r}"
+            if title.strip() in WORDS_NOT_VALUES or value.strip() in WORDS_NOT_VALUES:
+                found.append(f"{where} has an empty title or value")
+            for text in (title, value):
+                if RAW_KEY.search(text) or BOOLEAN.search(text) or re.search(r"\de[+-]?\d", text):
+                    found.append(f"{where} reads a raw key, a boolean or exponent notation")
+            if kind == "number" and (not value.lstrip("-").isdigit() or abs(int(value)) >= 1000):
+                found.append(f"{where} is an unformatted number")
+            for match in NUMBER.finditer(value):
+                why = _bad_number(match[1], value[match.end():].strip())
+                if why:
+                    found.append(f"{where}: {why}")
+    return found
+
+
+def test_every_tooltip_line_has_a_title_and_a_readable_value_at_extreme_states(new_context):
+    """Found once by eye: "its α: falling", "; : read off a plot", "FLOP/byte 5.288", "0.000978 ms",
+    "context (tokens): 2048", "which is: ideal roofline". This checks the kind, on every mark."""
+    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
+    problems = []
+    for query in EXTREMES:
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        tooltips = page.evaluate(TOOLTIPS)
+        assert {chart for chart, _ in tooltips} >= {"ladder", "decision", "breakdown", "validation", "shares"}
+        # α reads as the controls write it, never as the acceptance shape ("its α: falling")
+        alphas = {v for chart, lines in tooltips if chart == "decision" for t, v, _ in lines if "α" in t}
+        assert alphas and all(re.fullmatch(r"\d{1,3}%", v) for v in alphas), alphas
+        problems += [f"{query or '(defaults)'}: {p}" for p in _unreadable_tooltips(tooltips)]
+    assert problems == [], "\n".join(sorted(set(problems)))
+
+
+@pytest.mark.parametrize("lines, why", [
+    ([["FLOP/byte", "5.288", "string"]], "over 3 significant figures"),
+    ([["time", "0.000978 ms", "string"]], "below 1 ms"),
+    ([["context (tokens)", "2048", "number"]], "unformatted"),
+    ([["context", "32768 tokens", "string"]], "thousands separator"),
+    ([["", "read off a plot", "string"]], "empty title"),
+    ([["its α", "", "string"]], "empty title or value"),
+    ([["fits", "true", "string"]], "boolean"),
+    ([["which", "other_shown", "string"]], "raw key"),
+])
+def test_tooltip_rules_catch_what_was_found(lines, why):
+    assert any(why in p for p in _unreadable_tooltips([["chart", lines]]))
+
+
+def test_tooltip_rules_pass_what_reads_well():
+    lines = [["measured by", "Liu et al. 2026", "string"], ["model", "Llama-3.2-1B draft model", "string"],
+             ["context (tokens)", "32,768", "string"], ["time", "978 µs", "string"], ["speedup", "1.14×", "string"],
+             ["draft position", "3", "number"], ["attained FLOP/s", "14.2T", "string"],
+             ["other cost model", "161 tokens/s (ideal roofline)", "string"], ["share", "< 0.1%", "string"]]
+    assert _unreadable_tooltips([["chart", lines]]) == []
+
+
+# The horizontal bar charts: the right end of the longest bar and the x axis's domain line, in
+# page pixels. [chart, longest bar's right end - axis start, axis length].
+BAR_REACH = """(names) => names.map(name => {
+  const svg = document.querySelector(`.spec-chart.is-live[data-chart="${name}"] .spec-chart__view svg`);
+  const domain = [...svg.querySelectorAll('.role-axis-domain path, .role-axis-domain line')]
+    .map(e => e.getBoundingClientRect()).filter(r => r.width > r.height)[0];
+  const ends = [...svg.querySelectorAll('.mark-rect.role-mark path')].map(e => e.getBoundingClientRect())
+    .filter(r => r.width > 0).map(r => r.right);
+  return [name, Math.max(...ends) - domain.left, domain.width];
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_bar_axes_fit_the_longest_bar(new_context, width):
+    """Found once: the breakdown's axis ran to 34 ms for a 16.8 ms bar (an invisible mark at
+    1.9× the longest bar made room for its label in data units). A nice axis end is at most
+    about twice a bar's length when the bar is short of a round number (16.8 → 20 is 84 %)."""
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    problems = []
+    for query in EXTREMES:
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        for name, reach, length in page.evaluate(BAR_REACH, ["breakdown", "iteration"]):
+            if not 0.6 * length <= reach <= length + SLACK:
+                problems.append(f"{query or '(defaults)'}: {name}'s longest bar spans {reach:.0f} px of a {length:.0f} px axis")
+    assert problems == [], "\n".join(problems)
+
+
+# Each mark of a chart as drawn: its row, fill and stroke as computed (currentColor resolved to
+# the palette's ink), their opacities, and the colour of the page behind the chart.
+DRAWN = """(name) => {
+  const svg = document.querySelector(`.spec-chart.is-live[data-chart="${name}"] .spec-chart__view svg`);
+  let el = svg, background = 'rgba(0, 0, 0, 0)';
+  while (el && (background === 'rgba(0, 0, 0, 0)' || background === 'transparent')) {
+    background = getComputedStyle(el).backgroundColor; el = el.parentElement;
+  }
+  const opacity = (e, attr) => {
+    let o = Number(e.getAttribute(attr) ?? 1);
+    for (let g = e; g && g !== svg; g = g.parentElement) o *= Number(g.getAttribute('opacity') ?? 1);
+    return o;
+  };
+  const marks = [...svg.querySelectorAll('.role-mark path')].filter(e => e.__data__ && e.__data__.datum).map(e => {
+    const style = getComputedStyle(e), box = e.getBoundingClientRect();
+    // the mark type (mark-rect, mark-symbol); a bar and a tick are both rects, told apart by role
+    return {row: e.__data__.datum, mark: e.closest('.role-mark').classList[0], role: e.getAttribute('aria-roledescription'),
+            fill: style.fill, fillOpacity: opacity(e, 'fill-opacity'),
+            stroke: style.stroke, strokeOpacity: opacity(e, 'stroke-opacity'),
+            strokeWidth: parseFloat(style.strokeWidth) || 0, dashed: !!e.getAttribute('stroke-dasharray'),
+            box: [box.left, box.top, box.right, box.bottom]};
+  });
+  return {background, marks};
+}"""
+
+
+def _rgb(css: str) -> tuple[float, ...]:
+    return tuple(float(v) for v in re.findall(r"[\d.]+", css)[:3])
+
+
+def _over(colour: str, alpha: float, background: str) -> tuple[float, ...]:
+    """``colour`` (its own alpha, as rgba() gives it, times ``alpha``) laid over ``background``."""
+    channels = [float(v) for v in re.findall(r"[\d.]+", colour)]
+    alpha *= channels[3] if len(channels) > 3 else 1
+    return tuple(alpha * c + (1 - alpha) * b for c, b in zip(channels[:3], _rgb(background)))
+
+
+def _contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (0…255 per channel)."""
+    def luminance(rgb):
+        lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_ladder_and_decision_map_encodings_read_the_same_in_both_palettes(new_context, scheme):
+    """Found once in the dark palette: the ladder's current rung drawn brightest and the rungs
+    that do not fit darkest, against a legend saying "darkest: current; palest: does not fit",
+    and the decision map's orange "does not fit" outline lost on the EAGLE-3 head's orange cells.
+    What holds in both palettes is contrast with the page: the current rung stands out most, a
+    rung that does not fit least, and every outline stands off what it is drawn on."""
+    page = new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
+    problems = []
+    # a fitting current rung beside fitting and non-fitting ones; a non-fitting current rung
+    for query in ("?batch=2&context=32768", "?batch=64&context=32768"):
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("s => document.body.dataset.mdColorScheme === s",
+                               arg="slate" if scheme == "dark" else "default")
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        ladder = page.evaluate(DRAWN, "ladder")
+        page_colour = _rgb(ladder["background"])
+        bars = [m for m in ladder["marks"] if m["role"] == "bar"]
+        strength = {m["row"]["batch"]: _contrast(_over(m["fill"], m["fillOpacity"], ladder["background"]), page_colour)
+                    for m in bars}
+        current = next(m for m in bars if m["row"]["current"])
+        fitting = [m["row"]["batch"] for m in bars if m["row"]["fits"]]
+        too_big = [m["row"]["batch"] for m in bars if not m["row"]["fits"]]
+        assert fitting and too_big, query
+        if current["row"]["fits"]:
+            weaker = [b for b in fitting if b != current["row"]["batch"] and strength[b] >= strength[current["row"]["batch"]]]
+            problems += [f"{query}: rung {b} stands out as much as the current one" for b in weaker]
+        problems += [f"{query}: rung {b} does not fit yet stands out as much as rung {f}"
+                     for b in too_big for f in fitting if strength[b] >= strength[f]]
+        ring = _contrast(_over(current["stroke"], current["strokeOpacity"], ladder["background"]), page_colour)
+        if current["strokeWidth"] < 2 or ring < 3:
+            problems.append(f"{query}: the current rung's outline ({current['stroke']}, {current['strokeWidth']} px) "
+                            f"has contrast {ring:.1f} with the page")
+
+        decision = page.evaluate(DRAWN, "decision")
+        def cell_key(row):
+            return row["task"], row["batch"], row["context"]
+        cells = {cell_key(m["row"]): m for m in decision["marks"] if m["mark"] == "mark-rect"}
+        frames = [m for m in decision["marks"] if m["mark"] == "mark-symbol" and not m["dashed"]]
+        assert frames and len(frames) == sum(m["row"]["fits"] == 0 for m in cells.values()), query
+        for frame in frames:
+            cell = cells[cell_key(frame["row"])]
+            fill = _over(cell["fill"], cell["fillOpacity"], decision["background"])
+            edge = _contrast(_over(frame["stroke"], frame["strokeOpacity"], "rgb" + str(tuple(fill))), fill)
+            (x0, y0, x1, y1), (c0, d0, c1, d1) = frame["box"], cell["box"]
+            if edge < 3 or not (x0 >= c0 and y0 >= d0 and x1 <= c1 and y1 <= d1):
+                problems.append(f"{query}: the 'does not fit' frame on a {cell['row']['drafter']} cell has contrast "
+                                f"{edge:.1f} with its fill, or leaves the cell")
+        rings = [m for m in decision["marks"] if m["mark"] == "mark-symbol" and m["dashed"]]
+        assert all(m["row"]["current"] for m in rings), query
+        problems += [f"{query}: the current cell's ring has contrast {c:.1f} with the page"
+                     for c in [_contrast(_over(m["stroke"], m["strokeOpacity"], decision["background"]),
+                                         _rgb(decision["background"])) for m in rings] if c < 3]
+        assert rings, f"{query}: no ring on the current cell"
+    assert problems == [], "\n".join(sorted(set(problems)))
+
+
+# Every value label of every live chart against the lines and rules drawn beside it: the points
+# of each line's or rule's path, every pixel along it, that fall inside a label's box (page px).
+# [chart, label, how many points inside].
+STRUCK = """() => [...document.querySelectorAll('.spec-chart.is-live')].flatMap(chart => {
+  const svg = chart.querySelector('.spec-chart__view svg');
+  const labels = [...svg.querySelectorAll('.role-mark text')].filter(t => t.textContent.trim() !== '')
+    .map(t => [t.textContent, t.getBoundingClientRect()]);
+  if (!labels.length) return [];
+  const points = [];
+  for (const path of svg.querySelectorAll('.mark-line.role-mark path, .mark-rule.role-mark line, .mark-rule.role-mark path')) {
+    const m = path.getScreenCTM(), length = path.getTotalLength();
+    for (let s = 0; s <= length; s += 1) {
+      const p = path.getPointAtLength(s);
+      points.push([m.a * p.x + m.c * p.y + m.e, m.b * p.x + m.d * p.y + m.f]);
+    }
+  }
+  return labels.map(([text, r]) => [chart.dataset.chart, text,
+    points.filter(([x, y]) => x > r.left + 1 && x < r.right - 1 && y > r.top + 1 && y < r.bottom - 1).length]);
+})"""
+# The extreme states, and the γ chart's label where it was found struck through (γ = 4 on a
+# falling curve) and beside its peak, at each end, and with the curve near the 1× rule.
+LABEL_STATES = EXTREMES + ["?gamma=1", "?batch=64&gamma=2", "?gamma=10&alpha=0.95&acceptance=same", "?batch=16&gamma=5"]
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_no_value_label_sits_on_a_line(new_context, width):
+    """Found once: the γ chart's curve struck through its own label "γ = 4: 1.14×"."""
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    problems, seen = [], set()
+    for query in LABEL_STATES:
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        struck = page.evaluate(STRUCK)
+        seen |= {chart for chart, _, _ in struck}
+        problems += [f"{query or '(defaults)'}: {chart}: a line runs through {text!r}" for chart, text, n in struck if n]
+    assert "gamma" in seen
+    assert problems == [], "\n".join(problems)

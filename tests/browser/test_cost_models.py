@@ -108,7 +108,7 @@ def test_a_click_on_the_decision_map_opens_that_cell(page, page_log):
     cell = next(r for r in rows if r[0] == "code editing" and r[1] == "64" and r[2] == "8,192")
     mark = page.locator(
         "#figure-decision .spec-chart__view path[aria-label*='traffic: code editing;']"
-        "[aria-label*='concurrent sequences: 64;'][aria-label*='context (tokens): 8192;']"
+        "[aria-label*='concurrent sequences: 64;'][aria-label*='context (tokens): 8,192;']"
     ).first
     before = mark.evaluate("e => e.getBoundingClientRect().top")
     drafter = {label: key for key, label in manifest()["labels"]["drafter"].items()}[cell[3]]  # the table names it
