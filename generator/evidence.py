@@ -13,7 +13,7 @@ from importlib import resources
 from specmodel import Catalog
 from specmodel.calibration.fitted import FITTED
 from specmodel.calibration.measurements import (
-    PASS_RATIO, POINTS, STEP_TIME, TIME_SHARES, UNKNOWN, batch_of, measured_values, parse_measurements,
+    PASS_RATIO, POINTS, STEP_TIME, TIME_SHARES, UNKNOWN, batch_of, gamma_of, measured_values, parse_measurements,
 )
 from specmodel.calibration.validate import Row, validate
 
@@ -156,7 +156,13 @@ def setting_of(point, m, catalog: Catalog) -> str:
     if point is None:
         return m["method"].replace("plain decode", "plain decoding")
     what = catalog.drafters[point.drafter].label if point.drafter else "plain decoding"
-    return what if point.engine == "vllm" else f"{what} in {ENGINE_NAMES.get(point.engine, point.engine)}"
+    gamma = gamma_of(point, m)
+    if point.drafter and gamma:
+        what += f" at γ = {gamma}"
+    if point.engine != "vllm":
+        what += f" in {ENGINE_NAMES.get(point.engine, point.engine)}"
+    prompts = re.match(r"([\w-]+) prompts", m["context"])  # two runs that differ only in their prompts
+    return what + (f", {prompts[1]} prompts" if prompts else "")
 
 
 # The engines the measurements name besides vLLM (the one the calibrated model is fitted to).
