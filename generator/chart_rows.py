@@ -94,9 +94,17 @@ def table_html(chart: str, rows_: list[dict], title: str) -> str:
     """The data table under a chart (the no-JS and screen-reader alternative): its columns, formatted,
     under a disclosure named after the chart's title (the figure's caption is right above it)."""
     columns = CHARTS[chart].COLUMNS
+    # A row may give a cell an address (``<key>_url``: a measurement's source): the cell links to
+    # it. Only in a table the script never rewrites (its cells are text), so no link is lost.
+    static = CHARTS[chart].ROWS is None or not getattr(CHARTS[chart], "FOLLOWS_STATE", True)
+
+    def cell(r: dict, c: dict) -> str:
+        text = html.escape(cell_text(r[c["key"]], c["format"]))
+        url = r.get(f"{c['key']}_url") if static else None
+        return f'<a href="{html.escape(url)}">{text}</a>' if url else text
+
     head = "".join(f'<th scope="col">{html.escape(c["header"])}</th>' for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(cell_text(r[c['key']], c['format']))}</td>" for c in columns)
-                   + "</tr>" for r in rows_)
+    body = "".join("<tr>" + "".join(f"<td>{cell(r, c)}</td>" for c in columns) + "</tr>" for r in rows_)
     return (f'<details class="spec-table"><summary>Data table: {html.escape(title)}</summary>'
             f'<div class="md-typeset__scrollwrap"><table aria-label="{html.escape(title)}">'
             f'<thead><tr>{head}</tr></thead>'

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import asdict
 from importlib import resources
 
@@ -18,14 +19,14 @@ from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
 from specmodel.calibration.fitted import FITTED
-from specmodel.costs import ENGINE_CONSTANTS
+from specmodel.costs import CALIBRATED, ENGINE_CONSTANTS, cost_model
 from specmodel.calibration.validate import summary as summarise
 from specmodel.typical_acceptance import ASSUMED, TASKS
 
 from .axes import site_typical_acceptance
 from .chart_rows import table_html
 from .charts import CHARTS
-from .evidence import measured_plain_points, profiling_context, validation_rows
+from .evidence import citation, measured_plain_points, profiling_context, linked_sources, setting_of, validation_rows, without_paths
 from .contract import FIELDS
 from .essay import ClosedForms, Scope, TemplateBuildError, state_values, wrap
 from .filters import Quantity
@@ -59,6 +60,46 @@ def check_live_format(key: str, fmt: str) -> str:
 
 # The drafter whose log the paste box's example is (specmodel/metrics/parse.py EXAMPLE).
 METRICS_EXAMPLE_DRAFTER = "ngram"
+
+
+def launch_floors(site, bound: dict) -> dict:
+    """The calibrated model's launch floor of one pass of the target and of each drafter with
+    layers, with the terms of its sum, so that the prose can show the whole arithmetic:
+    {key: {"layers", "layer_launch_s", "pass_launch_s", "layers_s", "floor_s"}}."""
+    engine = site.catalog.engines[site.base.engine]
+    calibrated = cost_model(CALIBRATED, engine.constants)
+    models = {"target": site.catalog.targets[site.base.target],
+              **{k: d.architecture for k, d in bound.items() if hasattr(d, "architecture")}}
+    out = {}
+    for key, arch in models.items():
+        layer_s, pass_s = engine.constants["layer_launch_s"], engine.constants["pass_launch_s"]
+        out[key] = {"layers": arch.num_hidden_layers, "layer_launch_s": layer_s, "pass_launch_s": pass_s,
+                    "layers_s": arch.num_hidden_layers * layer_s, "floor_s": calibrated.launch_floor_s(arch)}
+    return out
+
+
+# The architecture fields that size a KV cache per token (with the bf16 width and K and V).
+CACHE_SHAPE = ("num_hidden_layers", "num_key_value_heads", "head_dim")
+
+
+def draft_model_shapes(bound: dict) -> list[dict]:
+    """The separate draft models of the essay's target, grouped by the shape of their KV cache,
+    so a sentence about "the drafters' layers and heads" names each drafter with its own figures:
+    [{"labels": [...], "keys": [...], "num_hidden_layers", "num_key_value_heads", "head_dim",
+    "num_attention_heads": [distinct query-head counts], "kv_bytes_per_token"}], in catalog order."""
+    groups: dict = {}
+    for key, d in bound.items():
+        if d.kind != "draft_model":
+            continue
+        arch = d.architecture
+        shape = tuple(getattr(arch, f) for f in CACHE_SHAPE)
+        g = groups.setdefault(shape, {"labels": [], "keys": [], **dict(zip(CACHE_SHAPE, shape)),
+                                      "num_attention_heads": [], "kv_bytes_per_token": d.kv_bytes_per_token})
+        g["labels"].append(d.label)
+        g["keys"].append(key)
+        if arch.num_attention_heads not in g["num_attention_heads"]:
+            g["num_attention_heads"].append(arch.num_attention_heads)
+    return list(groups.values())
 
 
 def rising_fit() -> list[dict]:
@@ -104,6 +145,8 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
             **(_arch_values(d.architecture) if hasattr(d, "architecture") else {"prompt_lookup_max": d.prompt_lookup_max})}
         for k, d in bound.items()
     })
+    ctx["launch_floor"] = Scope("launch_floor", launch_floors(site, bound))
+    ctx["draft_model_shapes"] = wrap(draft_model_shapes(bound), "draft_model_shapes")
     ctx["constants"] = Scope("constants", {
         "falling_decay": FALLING_DECAY, "rising_decay": RISING_DECAY, "rising_fit": rising_fit(), "max_gamma": max(SITE_FIELDS["gamma"].grid), "output_tokens": site.base.output_tokens, "grid_states": site_states(site),
         "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
@@ -136,8 +179,10 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         fits = sim["readouts"]["fits_in_memory"]
         fit_note = (
             f'<p class="spec-figure__fit" data-fit-note{"" if not fits else " hidden"}>At these settings the '
-            f"weights and KV caches need {live('memory_required_bytes', 'gb')}, more than the GPU's "
-            f"{live('gpu_memory_bytes', 'gb')}: a real server would run fewer sequences.</p>"
+            # count-neutral: the script rewrites the numbers, not the words, and the memory may be
+            # one GPU's or a tensor-parallel group's
+            f"weights and KV caches need {live('memory_required_bytes', 'gb')}, more than the "
+            f"{live('gpu_memory_bytes', 'gb')} of GPU memory: a real server would run fewer sequences.</p>"
             if follows else "")
         return Markup(
             f"<figure class=\"spec-figure\" id=\"figure-{name}\">"
@@ -198,14 +243,17 @@ def evidence_context(site) -> dict:
     catalog = site.catalog
     engine = catalog.engines[site.base.engine]
     fitted = FITTED[site.base.engine]
-    constants = {name: {"value": value, "source": engine.sources[name], "meaning": ENGINE_CONSTANTS[name],
+    # The page prints each time in µs, so the meaning drops the unit specmodel's text names
+    # ("(s)"): a unit is said once, beside the value it belongs to.
+    constants = {name: {"value": value, "source": linked_sources(engine.sources[name]),
+                        "meaning": re.sub(r"\s*\((?:s|µs|ms)\)$", "", ENGINE_CONSTANTS[name]),
                         "stderr": fitted["constants"].get(name, {}).get("stderr")}
                  for name, value in engine.constants.items()}
     def entry(d: str, target: str, t: str, e) -> dict:
         on_grid = site_typical_acceptance(catalog, target)[d][t][0]
         return {"drafter": d, "basis": e.basis, "alpha": e.alpha, "alpha_on_grid": on_grid, "acceptance": e.acceptance,
                 "mean_acceptance_length": e.mean_acceptance_length, "measured_gamma": e.measured_gamma,
-                "source": e.source, "label": site.labels["drafter"][d], "task_label": site.labels["task"][t],
+                "source": without_paths(e.source), "label": site.labels["drafter"][d], "task_label": site.labels["task"][t],
                 "dataset": e.dataset or "", "target_label": site.labels["target"][target]}
 
     # the essay's target's, by drafter and task; every target's, as rows (the model page)
@@ -234,8 +282,8 @@ def evidence_context(site) -> dict:
         "typical": Scope("typical", acceptance),
         "typical_rows": wrap(typical_rows, "typical_rows"),
         "typical_all": wrap(typical_all, "typical_all"),
-        "validation": Scope("validation", {"rows": [validation_row(r) for r in rows],
-                                           "by_id": {r.measurement.id: validation_row(r) for r in rows},
+        "validation": Scope("validation", {"rows": [validation_row(r, catalog) for r in rows],
+                                           "by_id": {r.measurement.id: validation_row(r, catalog) for r in rows},
                                            "fitted_count": sum(1 for r in rows if r.point and r.point.fit),
                                            "summary": {m: {q: {"count": c, "median": med, "worst": worst}
                                                            for q, (c, med, worst) in per.items()}
@@ -243,11 +291,12 @@ def evidence_context(site) -> dict:
     }
 
 
-def validation_row(row) -> dict:
+def validation_row(row, catalog) -> dict:
     """One measurement against the models, as the model page's table shows it."""
     m, point = row.measurement, row.point
-    out = {"id": m.id, "setting": m["method"] or m["drafter"] or "", "batch": m["batch"], "num_spec_tokens": m["num_spec_tokens"], "source": m["source"],
-           "url": m["url"], "read_off_plot": m.read_off_plot, "reason": row.reason, "held": row.held,
+    cited = citation(m)
+    out = {"id": m.id, "setting": setting_of(point, m, catalog), "batch": m["batch"], "num_spec_tokens": m["num_spec_tokens"],
+           "source": cited["text"], "url": cited["url"], "read_off_plot": m.read_off_plot, "reason": row.reason, "held": row.held,
            "fitted": bool(point and point.fit), "quantity": point.quantity if point else "",
            "context_tokens": row.context_tokens, "context_basis": point.context_basis if point else "",
            "measured": list(row.measured), "predicted": {k: list(v) for k, v in row.predicted.items()},

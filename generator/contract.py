@@ -328,9 +328,20 @@ def _sig_for(name: str, x: float, element: bool = False) -> float | int:
     formats = FIELDS[name].formats
     for digits in range(SIGNIFICANT_DIGITS, 17):
         v = sig(x, digits)
-        if all(_shown(f, v, element) == _shown(f, x, element) for f in formats):
+        if all(_shown(f, v, element) == _shown(f, x, element) and not _on_tie(f, v) for f in formats):
             return v
     return x
+
+
+def _on_tie(fmt: str, v: float) -> bool:
+    """Whether ``v`` sits on a rounding tie of format ``fmt`` (160.5 in a format of no decimals).
+    A stored tie is written differently by the page's formats (half to even: 160) and by the
+    charts' d3-format (half up: 161); only a value off every tie reads the same in both."""
+    spec = FORMATS[fmt]
+    if "decimals" not in spec:
+        return False
+    t = float(v) * spec.get("scale", 1) / spec.get("divide", 1) * 10.0 ** spec["decimals"]
+    return abs(abs(t - math.floor(t)) - 0.5) <= 1e-6
 
 
 def _shown(fmt: str, x: float, element: bool) -> str:

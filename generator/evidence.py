@@ -6,13 +6,14 @@ interpretation of it (``specmodel.calibration``), never retyped.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from importlib import resources
 
 from specmodel import Catalog
 from specmodel.calibration.fitted import FITTED
 from specmodel.calibration.measurements import (
-    PASS_RATIO, POINTS, STEP_TIME, TIME_SHARES, UNKNOWN, batch_of, measured_values, parse_measurements,
+    PASS_RATIO, POINTS, STEP_TIME, TIME_SHARES, UNKNOWN, batch_of, gamma_of, measured_values, parse_measurements,
 )
 from specmodel.calibration.validate import Row, validate
 
@@ -94,7 +95,8 @@ def figure_rows(catalog: Catalog, cost_models: tuple[str, ...]) -> dict[str, lis
         record = {"row": int(point.id), "batch": batch_of(point, m), "drafter": point.drafter or "none",
                   "drafter_label": catalog.drafters[point.drafter].label if point.drafter else "none",
                   "study": point.study, "context": context, "context_basis": point.context_basis,
-                  "fitted": point.fit, "read_off_plot": m.read_off_plot, "source": source_line(m),
+                  "fitted": point.fit, "read_off_plot": m.read_off_plot,
+                  "source": citation(m)["text"], "source_url": citation(m)["url"],
                   # one line per setting: who measured, which drafter, at which context
                   "setting": f"{point.study}, {point.drafter or 'plain'}, {context}",
                   "measured": row.measured[0] * scale,
@@ -106,10 +108,66 @@ def figure_rows(catalog: Catalog, cost_models: tuple[str, ...]) -> dict[str, lis
     return out
 
 
-def source_line(m) -> str:
-    """A measurement's source as the file gives it, and where it was published."""
-    return f"{m['source']} ({m['url']})" if m["url"] else m["source"]
+# A repository path: two slashes, or a file name after one ("docs/source/…", "derived/x.csv");
+# a unit's "/s", a pair of names ("CNN/DailyMail") and a model id are not paths.
+PATH = re.compile(r"[\w.-]+/[\w.-]+/[\w./-]+|[\w.-]+/[\w./-]*\.(?:csv|md|py|png|json|html)\b")
+# vLLM's source files, which a sentence may name: linked, not printed.
+VLLM_SOURCE = re.compile(r"\((vllm/[\w/]+\.py)\)")
+
+
+def linked_sources(text: str) -> str:
+    """``text`` with "(vllm/…/file.py)" as a Markdown link to that file in vLLM's repository."""
+    return VLLM_SOURCE.sub(r"([in vLLM's source](https://github.com/vllm-project/vllm/blob/main/\1))", text)
+
+
+def without_paths(text: str) -> str:
+    """``text`` without the parentheses that name a path, a file or a commit: the curator's
+    notes of where a figure was found, which a reader follows by the link instead."""
+    return re.sub(r"\s*\([^()]*\)", lambda p: "" if PATH.search(p[0]) else p[0], text)
+
+
+def citation(m) -> dict:
+    """A measurement's source as a reader cites it, from the file's ``source`` and ``url``
+    columns (which also hold the curator's notes: repository paths, which PNG is which figure):
+    {"text": who, "title", where, and the figure when the row names one; "url": the first
+    address given, or ""}. "Liu, Yu, Park, Stoica, Cheung, 'Speculative Decoding: …' arXiv
+    2601.11580 (2026); blog + figures in github …" becomes "Liu et al., “Speculative Decoding:
+    …”, arXiv 2601.11580 (2026), Fig. 3"."""
+    text = without_paths(m["source"])
+    text = text.split(";")[0].strip()  # what follows ";" says where the curator found it
+    quoted = re.match(r"^(?P<who>[^']*?),\s*'(?P<title>[^']+)'(?P<rest>.*)$", text)
+    if quoted:
+        who = re.sub(r"\s+\d+$", "", quoted["who"].strip())  # "tech blog 1": the curator's numbering
+        if who.count(",") >= 2:  # a list of authors
+            who = who.split(",")[0].strip() + " et al."
+        rest = quoted["rest"].strip(" ,")
+        text = f"{who}, '{quoted['title']}'" + ((" " if rest.startswith("(") else ", ") + rest if rest else "")
+    text = re.sub(r"'([^']+)'", "“\\1”", text).replace(" - ", ": ")
+    figure = re.search(r"\bFig\.\s?(\d+(?:\([a-z]\))?)", m["url"] + " " + m["metric_note"])
+    if figure:
+        text += f", Fig. {figure[1]}"
+    url = re.search(r"https?://[^\s()]+", m["url"])
+    return {"text": text, "url": url[0] if url else ""}
+
+
+def setting_of(point, m, catalog: Catalog) -> str:
+    """What was run, in the page's words: the drafter (or plain decoding), and the engine when it
+    is not vLLM. A row the model cannot speak to has no point: its method column, as written."""
+    if point is None:
+        return m["method"].replace("plain decode", "plain decoding")
+    what = catalog.drafters[point.drafter].label if point.drafter else "plain decoding"
+    gamma = gamma_of(point, m)
+    if point.drafter and gamma:
+        what += f" at γ = {gamma}"
+    if point.engine != "vllm":
+        what += f" in {ENGINE_NAMES.get(point.engine, point.engine)}"
+    prompts = re.match(r"([\w-]+) prompts", m["context"])  # two runs that differ only in their prompts
+    return what + (f", {prompts[1]} prompts" if prompts else "")
+
+
+# The engines the measurements name besides vLLM (the one the calibrated model is fitted to).
+ENGINE_NAMES = {"sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
 
 
 __all__ = ["MeasuredPlain", "measured_plain_points", "validation_rows", "figure_rows", "QUANTITY_LABELS",
-           "profiling_context", "measurements"]
+           "profiling_context", "measurements", "citation", "setting_of", "without_paths", "linked_sources", "PATH"]

@@ -301,6 +301,23 @@ def test_memory_warning_when_it_does_not_fit(page, page_log):
     assert warning.is_hidden() and headline.evaluate("e => e.hidden")
 
 
+def test_memory_warning_counts_the_gpus_of_the_configuration(page, page_log):
+    # the number is a readout and the count of GPUs beside it must follow the same state
+    m = manifest()
+    labels = m["labels"]["tp"]
+    for changes in ({}, {"target": "qwen3-32b", "tp": 2}):
+        state = {**m["defaults"], **changes, "batch": 1024, "context": 32768}
+        query, tp = query_of(state), state["tp"]
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        warning = page.locator("#simulation [data-warning=memory]")
+        assert warning.is_visible()
+        memory = page.locator("#simulation [data-warning=memory] [data-readout=gpu_memory_bytes]").text_content()
+        text = " ".join(warning.inner_text().split())
+        assert f"the {memory} of memory on {labels[str(tp)]};" in text, text
+        assert ("GPUs" in text) == (tp > 1), text
+
+
 STATE_CASES = [
     # (query, expected changes from the defaults, number of notes)
     ("", {}, 0),

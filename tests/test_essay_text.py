@@ -1,0 +1,349 @@
+"""What the rendered pages say in words and tables, checked against the model and the catalog.
+
+The prose's numbers come from template expressions, but the words around them can still be
+wrong: arithmetic that leaves a term out, a claim about a readout that holds under one cost model
+and not the one the link opens, a sentence about "the drafters" true of two of three, a table
+heading whose unit is not the unit printed, a source cell that is a curator's note, a warning
+whose grammar is fixed while its number follows the state. Each test reads the rendered text.
+"""
+from __future__ import annotations
+
+import html as html_lib
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from urllib.parse import parse_qsl
+
+import numpy as np
+import pytest
+
+from generator.axes import axes, site_state, state_keys
+from generator.contract import FIELDS, stored, stored_many
+from generator.evidence import PATH, citation, measurements
+from generator.formats import FORMATS, format_value
+from specmodel import default_catalog, evaluate
+from specmodel.costs import CALIBRATED, cost_model
+
+CATALOG = default_catalog()
+AXES = axes(CATALOG)
+
+
+@pytest.fixture(scope="module")
+def pages():
+    from generator.build import prepare, render_essay
+
+    files, _ = render_essay(prepare(every_configuration=False))
+    return {name: files[name].decode() for name in ("index.md", "model.md")}
+
+
+def plain_text(markdown: str) -> str:
+    """What a reader sees: no tags, links as their text, one space between words."""
+    text = re.sub(r"<[^>]+>", " ", markdown)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)(\{[^}]*\})?", r"\1", text)
+    return html_lib.unescape(re.sub(r"\s+", " ", text))
+
+
+def number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def half_ulp(text: str) -> float:
+    """Half of the last printed digit's place: how far the printed number may be from its value."""
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return 0.5 * 10.0**-decimals
+
+
+# --- arithmetic written out in the prose ---------------------------------------------------
+
+UNITS_S = {"µs": 1e-6, "ms": 1e-3, "s": 1.0}
+NUM = r"\d[\d,]*(?:\.\d+)?"
+TERM = rf"(?:({NUM}) × )?({NUM}) (µs|ms)"
+SUM = re.compile(rf"{TERM}((?: \+ {TERM})*) = ({NUM}) (µs|ms)")
+
+
+def written_sums(text: str) -> list[tuple[str, float, float, float]]:
+    """Every "a × b µs + c µs = d ms" in ``text``: (the text, the sum of its terms, the printed
+    result, the rounding the printed figures allow), in seconds."""
+    out = []
+    for m in SUM.finditer(text):
+        terms = re.findall(TERM, m[0].split(" = ")[0])
+        total = slack = 0.0
+        for factor, value, unit in terms:
+            k = number(factor) if factor else 1.0
+            total += k * number(value) * UNITS_S[unit]
+            slack += k * half_ulp(value) * UNITS_S[unit]
+        result = number(m[m.lastindex - 1]) * UNITS_S[m[m.lastindex]]
+        slack += half_ulp(m[m.lastindex - 1]) * UNITS_S[m[m.lastindex]]
+        out.append((m[0], total, result, slack))
+    return out
+
+
+def test_every_written_sum_adds_up(pages):
+    for page in pages.values():
+        for text, total, result, slack in written_sums(plain_text(page)):
+            assert abs(total - result) <= slack * 1.0001, text
+
+
+def test_the_sum_check_can_fail():
+    [(_, total, result, slack)] = written_sums("at least 28 × 61.2 µs = 2.32 ms, however")
+    assert abs(total - result) > slack  # the per-pass launch left out
+
+
+def test_the_launch_floor_sentence_adds_every_term_the_model_charges(pages):
+    engine = CATALOG.engines["vllm"]
+    drafter = CATALOG.drafter("qwen3-0.6b", "qwen3-8b").architecture
+    floor = cost_model(CALIBRATED, engine.constants).launch_floor_s(drafter)
+    sums = [s for s in written_sums(plain_text(pages["index.md"])) if s[0].startswith(f"{drafter.num_hidden_layers} ×")]
+    assert sums, "the launch-floor sentence writes its sum out"
+    for text, total, result, slack in sums:
+        assert abs(result - floor) <= half_ulp(text.split(" = ")[1].split()[0]) * 1e-3 * 1.0001, text
+        assert abs(total - floor) <= slack, f"{text}: the terms do not add up to the model's floor {floor}"
+
+
+# --- a claim about a readout, under the cost model its link opens ------------------------
+
+
+def test_the_verify_idle_readout_falls_as_said_under_the_cost_model_the_link_opens(pages, site):
+    m = re.search(r"Switch the simulation to the ideal model.*?idle readout (.*?)\.(?: |$)", pages["index.md"], re.S)
+    link = re.search(r"\[Switch the simulation to the ideal model\]\((\?[^)]*)\)", pages["index.md"])
+    assert m and link
+    keys = {f["key"]: f["name"] for f in state_keys()}
+    changes = {keys[k]: v for k, v in parse_qsl(link[1][1:])}
+    assert "batch" not in changes
+
+    def at(field: str, batch: int) -> float:
+        return site.value(field, {**site.defaults, **changes, "batch": batch})
+
+    # the readout the reader drags through: every batch of the grid, at the link's state
+    idle = [at("tensor_core_idle_fraction", b) for b in AXES["batch"]]
+    assert all(b <= a for a, b in zip(idle, idle[1:])), "the verify idle readout falls with the batch"
+    claim = plain_text(m[1])
+    assert "the same way" not in claim
+    if "faster still" in claim:
+        for b in AXES["batch"][1:]:
+            plain = 1 - at("plain_pass_compute_time_s", b) / max(at("plain_pass_memory_time_s", b),
+                                                                 at("plain_pass_compute_time_s", b))
+            assert at("tensor_core_idle_fraction", b) < plain, b
+    # each quoted percentage is the readout at its batch, under the link's cost model
+    quoted = re.findall(r"(\d+)% (?:of the time )?at ([\d,]+)", claim)
+    assert len(quoted) >= 3
+    for pct, batch in quoted:
+        assert format_value("pct", at("tensor_core_idle_fraction", int(batch.replace(",", "")))) == f"{pct}%", batch
+
+
+# --- one value, one rounding, in the prose, the readouts and the charts --------------------
+
+
+def d3_fixed(x: float, decimals: int) -> str:
+    """How the charts' d3-format writes ``x`` with ``decimals`` decimals: JavaScript's toFixed,
+    which rounds the exact binary value half up."""
+    return f"{Decimal(x).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP):f}"
+
+
+def test_the_ideal_plain_throughput_reads_the_same_in_the_readout_and_the_chart(site):
+    from generator.chart_rows import chart_datasets
+
+    state = {**site.defaults, "batch": 1}
+    exact = evaluate(site_state(cost_model="whole-pass", batch=1)).plain_tokens_per_s
+    prose = format_value("tps", exact)
+    [row] = [r for r in chart_datasets("throughput", state, site)["table"] if r["batch"] == 1]
+    assert row["other"] == "whole-pass"
+    assert f"{d3_fixed(row['other_plain'], 0)} tokens/s" == prose
+    ideal = chart_datasets("throughput", {**state, "cost_model": "whole-pass"}, site)["table"]
+    assert f"{d3_fixed(ideal[0]['plain'], 0)} tokens/s" == prose
+
+
+@pytest.mark.parametrize("name", sorted(n for n, f in FIELDS.items() if f.rounding == "sig" and any(
+    "decimals" in FORMATS[x] and "join" not in FORMATS[x] for x in f.formats)))
+def test_a_stored_value_is_written_alike_by_every_rounding_rule(name):
+    # values that land on a tie at 4 significant digits (160.457 → 160.5) in each format's scale
+    rng = np.random.default_rng(7)
+    xs = list(rng.uniform(0, 1, 400) * 10.0 ** rng.integers(-6, 10, 400))
+    for fmt in FIELDS[name].formats:
+        spec = FORMATS[fmt]
+        if "decimals" not in spec:
+            continue
+        unit = spec.get("divide", 1) / spec.get("scale", 1) / 10.0 ** spec["decimals"]
+        xs += [(k + 0.5 + d) * unit for k in (0, 1, 160, 2047) for d in (-0.043, 0.0004, 0.043)]
+    # beyond 1e9 in a format's unit a double has no digits to spare for the decimals
+    xs = [x for x in xs if all(abs(x) * FORMATS[f].get("scale", 1) / FORMATS[f].get("divide", 1) < 1e9
+                               for f in FIELDS[name].formats)]
+    for values in ([stored(name, x) for x in xs], stored_many(name, xs)):
+        for x, v in zip(xs, values):
+            for fmt in FIELDS[name].formats:
+                spec = FORMATS[fmt]
+                if "decimals" not in spec:
+                    continue
+                scaled = float(v) * spec.get("scale", 1) / spec.get("divide", 1)
+                assert d3_fixed(scaled, spec["decimals"]) == f"{float(x) * spec.get('scale', 1) / spec.get('divide', 1):.{spec['decimals']}f}", (name, fmt, x, v)
+
+
+def test_the_tie_check_can_fail():
+    assert d3_fixed(160.5, 0) != f"{160.5:.0f}"
+
+
+# --- sentences about the drafters' architecture --------------------------------------------
+
+
+def _models_by_label() -> dict:
+    out = {CATALOG.targets["qwen3-8b"].label: CATALOG.targets["qwen3-8b"]}
+    for key in AXES["drafter"]:
+        d = CATALOG.drafter(key, "qwen3-8b")
+        if hasattr(d, "architecture"):
+            out[d.label] = d.architecture
+    return out
+
+
+def test_every_clause_giving_a_models_layers_and_heads_is_true_of_each_model_it_names(pages):
+    models = _models_by_label()
+    text = plain_text(pages["index.md"])
+    checked = 0
+    for clause in re.split(r"[;:.](?:\s|$)", text):
+        named = [label for label in models if label in clause]
+        m = re.search(r"(\d+) layers with (\d+) key-value heads(?: of (\d+) dimensions)?", clause)
+        if not (m and named):
+            continue
+        for label in named:
+            arch = models[label]
+            assert arch.num_hidden_layers == int(m[1]), (label, clause)
+            assert arch.num_key_value_heads == int(m[2]), (label, clause)
+            if m[3]:
+                assert arch.head_dim == int(m[3]), (label, clause)
+            checked += 1
+    # every separate draft model of the target is described, each by its own figures
+    draft_models = [d.label for k in AXES["drafter"] if (d := CATALOG.drafter(k, "qwen3-8b")).kind == "draft_model"]
+    assert checked >= len(draft_models)
+    assert "in each drafter" not in text
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+def tables(markdown: str) -> list[tuple[list[str], list[list[str]]]]:
+    """Every table of a rendered page, Markdown pipe tables and the charts' HTML tables:
+    (headings, rows of cells), each cell as its raw source (links kept)."""
+    out = []
+    for block in re.findall(r"((?:^\|.*\|[ \t]*\n)+)", markdown, flags=re.M):
+        lines = [line.strip() for line in block.strip().splitlines()]
+        if len(lines) < 2 or not re.match(r"^\|[-| :]+\|$", lines[1]):
+            continue
+        split = [[c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
+        out.append((split[0], [r for r in split[2:]]))
+    for table in re.findall(r"<table\b.*?</table>", markdown, flags=re.S):
+        head = [plain_text(h) .strip() for h in re.findall(r"<th\b[^>]*>(.*?)</th>", table, flags=re.S)]
+        body = table.split("<tbody>")[1] if "<tbody>" in table else table
+        rows = [cells for tr in re.findall(r"<tr\b[^>]*>(.*?)</tr>", body, flags=re.S)
+                if (cells := re.findall(r"<td\b[^>]*>(.*?)</td>", tr, flags=re.S))]
+        out.append((head, rows))
+    return out
+
+
+# What a curator leaves in a cell and a reader should not meet.
+EDITORS_NOTES = [
+    (PATH, "a path or repository id"),
+    (re.compile(r"\.(?:csv|md|py|png|json)\b"), "a file name"),
+    (re.compile(r"\brows? \d+"), "a row number"),
+    (re.compile(r"\bFig\.\d"), "a figure abbreviated as a note"),
+    (re.compile(r"\bno-SD\b|\(chain\)|\bbar\)"), "a curator's label"),
+    (re.compile(r" - "), "a hyphen for a dash"),
+    (re.compile(r"https?://"), "a bare address"),
+    (re.compile(r"\) \("), "two parentheses in a row"),
+]
+
+
+def editors_notes(cell: str) -> list[str]:
+    text = plain_text(cell).strip()
+    found = [what for pattern, what in EDITORS_NOTES if pattern.search(text)]
+    if re.fullmatch(r"\d+", text):
+        found.append("a bare row number")
+    targets = re.findall(r"\]\(([^)]*)\)", cell) + re.findall(r'href="([^"]*)"', cell)
+    found += [f"a link to {t!r}" for t in targets if not re.fullmatch(r"https?://\S+", t)]
+    return found
+
+
+def test_source_and_setting_cells_read_as_citations(pages):
+    bad, seen = [], 0
+    for page, text in pages.items():
+        for head, rows in tables(text):
+            for i, h in enumerate(head):
+                if not re.match(r"^(source|setting|measured by)\b", h):
+                    continue
+                for row in rows:
+                    seen += 1
+                    if i < len(row) and editors_notes(row[i]):
+                        bad.append((page, h, plain_text(row[i])[:90], editors_notes(row[i])))
+    assert seen > 50
+    assert bad == []
+
+
+def test_the_note_check_can_fail():
+    assert editors_notes("[67](https://specdecode-bench.github.io (assets/img/fig3.png = paper Fig.3))")
+    assert editors_notes("draft model (chain) - time breakdown")
+    assert editors_notes("vLLM (CUDA graphs) (Qwen3-8B on one H100)")
+
+
+def test_a_measurement_with_an_address_links_its_citation(pages):
+    rows = measurements()
+    for m in rows.values():
+        cited = citation(m)
+        assert cited["text"] and not editors_notes(cited["text"]), cited
+        if m["url"].startswith("http"):
+            assert re.match(r"^https?://\S+$", cited["url"]), m.id
+            assert f"[{cited['text']}]({cited['url']})" in pages["model.md"], m.id
+
+
+UNIT_WORDS = {"s": "s", "ms": "ms", "µs": "µs", "%": "%", "GiB": "GiB", "GB": "GB", "KiB": "KiB",
+              "TB/s": "TB/s", "GB/s": "GB/s", "TFLOP/s": "TFLOP/s", "TFLOP": "TFLOP", "tokens/s": "tokens/s"}
+CELL_UNIT = re.compile(rf"^-?{NUM}\s?({'|'.join(re.escape(u) for u in sorted(UNIT_WORDS, key=len, reverse=True))})(?:\s|$|\*)")
+NAMED_UNIT = re.compile(rf"\(({'|'.join(re.escape(u) for u in UNIT_WORDS)})\)$")
+
+
+def unit_mismatches(head: list[str], rows: list[list[str]]) -> list[str]:
+    """Cells whose printed unit is not the one their column's heading, or their row's label,
+    names: a heading "… (ms)" over "61.2 µs", a label "… (s)" beside "604.0 µs"."""
+    bad = []
+    for row in rows:
+        cells = [plain_text(c).strip() for c in row]
+        row_units = {m[1] for c in cells if (m := NAMED_UNIT.search(c))}
+        for i, cell in enumerate(cells):
+            printed = CELL_UNIT.match(cell)
+            if not printed:
+                continue
+            named = NAMED_UNIT.search(head[i]) if i < len(head) else None
+            if named and named[1] != printed[1]:
+                bad.append(f"{head[i]}: {cell}")
+            for unit in row_units - {printed[1]}:
+                bad.append(f"row says ({unit}), cell {cell}")
+    return bad
+
+
+def test_units_in_headings_and_labels_match_the_printed_values(pages):
+    bad = []
+    for page, text in pages.items():
+        for head, rows in tables(text):
+            bad += [f"{page}: {b}" for b in unit_mismatches(head, rows)]
+    assert bad == []
+
+
+def test_the_unit_check_can_fail():
+    assert unit_mismatches(["constant", "value", "what it is"], [["`layer_launch_s`", "61.2 µs", "CPU time (s)"]])
+    assert unit_mismatches(["measured (ms)"], [["7.25 s"]])
+    assert not unit_mismatches(["measured (ms)"], [["7.25"]])
+
+
+# --- a sentence whose number follows the state -----------------------------------------------
+
+
+def test_the_memory_warnings_grammar_follows_the_number_of_gpus(pages):
+    from generator.axes import labels
+
+    index = pages["index.md"]
+    [warning] = re.findall(r'<p class="spec-sim__warning" data-warning="memory".*?</p>', index, flags=re.S)
+    # the words that count GPUs are the live tp output, which the script rewrites with the state
+    outputs = re.findall(r'<span data-output="tp">([^<]*)</span>', warning)
+    assert outputs == [labels(CATALOG)["tp"][1]]
+    static = re.sub(r'<span data-output="tp">[^<]*</span>', " ", warning)
+    assert not re.search(r"\bGPUs?\b", plain_text(static)), plain_text(static)
+    # the figures' notes carry no count of GPUs the script would leave behind
+    for note in re.findall(r"<p class=\"spec-figure__fit\".*?</p>", index, flags=re.S):
+        assert not re.search(r"\bGPUs\b|\bthe GPU's\b", plain_text(note)), plain_text(note)
