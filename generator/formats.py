@@ -1,7 +1,8 @@
 """How numbers are written on the page, declared once as data.
 
 ``FORMATS`` maps a format name to a spec: scale (multiply first) or divide, decimals, suffix, group
-(thousands separators). The build writes the same table into the manifest, and the page's format.js
+(thousands separators; every format whose numbers can pass 999 has them). An exact zero is
+written "0" and the suffix. The build writes the same table into the manifest, and the page's format.js
 interprets it: the prose (Python), the build-time readouts and the script all write the same text
 for the same value. Rounding is half to even on the exact binary value (Python's ``format``;
 format.js reproduces it).
@@ -16,13 +17,13 @@ FORMATS: dict[str, dict] = {
     "times1": {"decimals": 1, "suffix": "×"},
     "pct": {"scale": 100, "decimals": 0, "suffix": "%"},
     "pct1": {"scale": 100, "decimals": 1, "suffix": "%"},
-    "gib": {"divide": GIB, "decimals": 2, "suffix": " GiB"},
+    "gib": {"divide": GIB, "decimals": 2, "suffix": " GiB", "group": True},
     "gb": {"divide": 1e9, "decimals": 0, "suffix": " GB", "group": True},
     "kib": {"divide": KIB, "decimals": 0, "suffix": " KiB", "group": True},
-    "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms"},
+    "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms", "group": True},
     "tps": {"decimals": 0, "suffix": " tokens/s", "group": True},
-    "tflop": {"divide": 1e12, "decimals": 2, "suffix": " TFLOP"},
-    "tflops": {"divide": 1e12, "decimals": 1, "suffix": " TFLOP/s"},
+    "tflop": {"divide": 1e12, "decimals": 2, "suffix": " TFLOP", "group": True},
+    "tflops": {"divide": 1e12, "decimals": 1, "suffix": " TFLOP/s", "group": True},
     "num": {"decimals": 2, "group": True},
     "num1": {"decimals": 1, "group": True},
     "num3": {"decimals": 3, "group": True},
@@ -47,5 +48,8 @@ def format_value(name: str, value) -> str:
 
 def _number(spec: dict, value) -> str:
     x = float(value) * spec.get("scale", 1) / spec.get("divide", 1)
+    if x == 0:
+        # nothing at all (an n-gram drafter's weights): "0 GiB", not a measured-looking "0.00 GiB"
+        return "0" + spec.get("suffix", "")
     text = f"{x:{',' if spec.get('group') else ''}.{spec['decimals']}f}"
     return text + spec.get("suffix", "")

@@ -289,3 +289,16 @@ def test_a_constant_without_a_source_stops_the_build_with_one_line(tmp_path):
     assert out.stderr.strip().count("\n") == 0 and "engine[vllm].layer_launch_s.source" in out.stderr
     assert not (tmp_path / "docs").exists()
     assert default_engine_entries()["vllm"]["constants"]["layer_launch_s"]["source"]
+
+
+def test_every_number_format_groups_thousands_and_writes_nothing_as_zero():
+    """A verify pass can read 4,640 GiB and take 1,993 ms: no format may print "4640.18 GiB".
+    And an exact zero (an n-gram drafter's weights) reads "0 GiB", not "0.00 GiB"."""
+    from generator.formats import FORMATS, format_value
+
+    for name, spec in FORMATS.items():
+        if "true" in spec or "join" in spec or spec.get("suffix") in ("×", "%"):
+            continue  # verdicts, the engine log's list, ratios and percentages never reach 1,000
+        value = 12_345.321 * spec.get("divide", 1) / spec.get("scale", 1)
+        assert "12,345" in format_value(name, value), name
+        assert format_value(name, 0.0) == "0" + spec.get("suffix", ""), name

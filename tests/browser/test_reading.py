@@ -297,3 +297,17 @@ def test_the_bar_sits_over_the_text_and_keeps_each_value_with_its_label(new_cont
     pairs = page.evaluate(BAR_PAIRS)
     assert {label for label, _, _ in pairs} >= {"γ", "α", "seq", "tokens"}, pairs
     assert all(same for _, _, same in pairs), pairs
+    # At the very end, the last footnote and the footer scroll clear of the bar.
+    page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("() => !document.querySelector('#simulation [data-bar]').hidden")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    covered = page.evaluate("""() => {
+      const bar = document.querySelector('#simulation [data-bar]').getBoundingClientRect();
+      const last = [...document.querySelectorAll('article > *:last-child, .footnote li:last-child, .md-footer')];
+      return last.filter((e) => { const r = e.getBoundingClientRect(); return r.height > 0 && r.bottom > bar.top + 1 && r.top < bar.bottom; })
+        .map((e) => e.textContent.trim().slice(0, 40));
+    }""")
+    assert covered == [], covered
+    # Before the reader reaches the simulation, the page's opening is not about a state: no bar.
+    page.evaluate("() => scrollTo(0, 0)")
+    page.wait_for_function("() => document.querySelector('#simulation [data-bar]').hidden")

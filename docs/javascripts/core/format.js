@@ -36,6 +36,7 @@ function group(text) {
 function number(spec, value) {
   // The same operations in the same order as formats.py: multiply, then divide.
   const x = (Number(value) * (spec.scale ?? 1)) / (spec.divide ?? 1);
+  if (x === 0) return `0${spec.suffix ?? ""}`; // formats.py: nothing at all, not "0.00"
   const text = fixed(x, spec.decimals);
   return (spec.group ? group(text) : text) + (spec.suffix ?? "");
 }

@@ -1,7 +1,9 @@
-// The bar: the state and its verdict, fixed at the bottom of the window while the simulation's
-// controls are off screen. Explorable links and clicks on charts change the state where the
-// reader is (no jump); the bar shows the result, and its button opens the full simulation. After
-// such a jump, "Back to where you were reading" returns to the reading position.
+// The bar: the state and its verdict, fixed at the bottom of the window once the reader has read
+// past the simulation's controls (or changed the state from elsewhere). Explorable links and
+// clicks on charts change the state where the reader is (no jump); the bar shows the result, and
+// its button opens the full simulation. After such a jump, "Back to where you were reading"
+// returns to the reading position. While it shows, the page ends that much lower (spec.css), so
+// the bar never hides the end of the text.
 // Its numbers are ordinary [data-readout] and [data-output] elements: the readouts and controls
 // views fill them like any other.
 const CHANGED_MS = 1200;
@@ -11,7 +13,10 @@ export function mountBar(sim) {
   const main = sim.querySelector("[data-sim-main]") ?? sim;
   const back = sim.querySelector("[data-action=back-to-reading]");
   if (!bar) return { changed() {}, stop() {} };
+  const root = document.documentElement;
   let offscreen = false;
+  let passed = false; // the controls are above the window: the reader has read past them
+  let touched = false; // the state was changed from outside the controls
   let readingAt = null; // scroll position to return to, after the bar opened the simulation
   let timer = 0;
 
@@ -22,16 +27,34 @@ export function mountBar(sim) {
     bar.style.setProperty("--spec-column-center", `${column.left + column.width / 2}px`);
     bar.style.setProperty("--spec-column-width", `${column.width}px`);
   };
+  // Not before the reader reaches the simulation: the page's opening is not yet about a state.
+  const show = () => {
+    const shown = offscreen && (passed || touched);
+    if (shown) align();
+    bar.hidden = !shown;
+    root.classList.toggle("spec-bar-shown", shown);
+    if (shown) root.style.setProperty("--spec-bar-space", `${bar.offsetHeight}px`);
+  };
   const observer = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) offscreen = !entry.isIntersecting || entry.intersectionRatio < 0.2;
-      if (offscreen) align();
-      bar.hidden = !offscreen;
+      show();
     },
     // Off screen: less than a fifth of the controls, readouts and ladder in view.
     { threshold: [0, 0.2] },
   );
+  // Passed: the simulation's top is above the window's. A jump from below the window to above it
+  // crosses no threshold of the observer above, so this one watches everything above the
+  // window's top edge (a root grown far upwards and shrunk to nothing at the bottom).
+  const passedObserver = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) passed = entry.isIntersecting;
+      show();
+    },
+    { rootMargin: "1000000px 0px -100% 0px" },
+  );
   observer.observe(main);
+  passedObserver.observe(main);
   addEventListener("resize", align, { passive: true });
 
   bar.querySelector("[data-action=open-simulation]")?.addEventListener("click", () => {
@@ -52,12 +75,16 @@ export function mountBar(sim) {
   return {
     // The state changed from somewhere other than the controls: show it where the reader is.
     changed() {
+      touched = true;
+      show();
       clearTimeout(timer);
       bar.classList.add("is-changed");
       timer = setTimeout(() => bar.classList.remove("is-changed"), CHANGED_MS);
     },
     stop() {
       observer.disconnect();
+      passedObserver.disconnect();
+      root.classList.remove("spec-bar-shown");
       removeEventListener("resize", align);
       clearTimeout(timer);
     },
