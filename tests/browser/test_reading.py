@@ -223,7 +223,8 @@ WRAPPED_LINES_GO_ON_INDENTED = r"""() => {
 
 
 # A code line that wraps breaks at a space or a separator, never between two letters or digits
-# of one word ("spec_decode_num_dra|fts_total"). Returns each such break, marked with "|".
+# of one word ("spec_decode_num_dra|fts_total"), nor inside a run short enough to move to the next
+# line whole ("kv_|bytes_per_token", "L(|m)"). Returns each such break, marked with "|".
 CODE_BROKEN_MID_WORD = r"""() => {
   const bad = [];
   const range = document.createRange();
@@ -240,8 +241,13 @@ CODE_BROKEN_MID_WORD = r"""() => {
       range.setStart(n, i);
       range.setEnd(n, i + 1);
       const box = range.getBoundingClientRect();
-      if (previous && previous[1] && /[A-Za-z0-9]/.test(previous[0]) && /[A-Za-z0-9]/.test(c)
-          && (box.top + box.bottom) / 2 > previous[1].bottom) {
+      // the run of characters without a space this break falls in
+      let first = k, last = k;
+      while (first > 0 && !/\s/.test(chars[first - 1][0].data[chars[first - 1][1]])) first--;
+      while (last + 1 < chars.length && !/\s/.test(chars[last + 1][0].data[chars[last + 1][1]])) last++;
+      const midWord = /[A-Za-z0-9]/.test(previous?.[0]) && /[A-Za-z0-9]/.test(c);
+      const shortRun = last - first + 1 < 24;  // it would fit on a line: break at a space instead
+      if (previous && previous[1] && (midWord || shortRun) && (box.top + box.bottom) / 2 > previous[1].bottom) {
         const text = chars.slice(Math.max(0, k - 20), k + 10).map(([m, j]) => m.data[j]).join('');
         bad.push(text.slice(0, Math.min(20, k)) + '|' + text.slice(Math.min(20, k)));
       }
