@@ -150,7 +150,14 @@ def compute(catalog: Catalog | None = None, timings: Timings | None = None,
             templates: Path = TEMPLATES, every_configuration: bool = True) -> tuple[dict[str, bytes], dict]:
     """Every generated file as {path relative to docs/: bytes}, versioned, and the prose numbers quoted."""
     timings = timings or Timings()
-    prepared = prepare(catalog, timings, every_configuration)
+    return assemble(prepare(catalog, timings, every_configuration), templates, timings)
+
+
+def assemble(prepared: Prepared, templates: Path = TEMPLATES, timings: Timings | None = None
+             ) -> tuple[dict[str, bytes], dict]:
+    """``compute`` from a ``Prepared``: the essay rendered on it, every file versioned. (The
+    tests build on one Prepared where only the templates differ.)"""
+    timings = timings or Timings()
     with timings.stage("essay"):
         pages, quoted = render_essay(prepared, templates)
     files = {**prepared.files, **pages}

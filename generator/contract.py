@@ -276,52 +276,81 @@ def stored(name: str, x) -> object:
     return x  # TEXT, KEY
 
 
+def _near_half(t: np.ndarray) -> np.ndarray:
+    """Where ``t``'s fraction is within float error of a half: what NumPy cannot round for sure
+    (the error grows with |t|, so large values always count as near)."""
+    return np.abs(np.abs(t - np.floor(t)) - 0.5) <= 1e-6 + np.abs(t) * 1e-14
+
+
 def stored_many(name: str, values) -> list:
     """``stored(name, x)`` for every x of ``values`` (any shape, flattened), as a list: the same
-    values, computed with NumPy for the bulk of a data file and with ``stored`` itself for the
-    few it cannot settle (a value near a rounding tie, of its 4 digits or of a format's)."""
+    values. ``_sig_for`` is computed with NumPy, one digit count at a time, for every value it
+    can settle for sure; a value it cannot (within float error of a rounding tie, of its digits
+    or of a format's, or past what doubles hold exactly) goes to ``stored`` itself."""
     rounding = FIELDS[name].rounding
     flat = np.ravel(np.asarray(values, dtype=object) if isinstance(values, str) else values)
     if rounding == EXACT:
         return [int(v) for v in np.rint(np.asarray(flat, dtype=float)).astype(np.int64)]
     if rounding == BOOL:
         return [int(bool(v)) for v in flat]
+    if rounding in (TEXT, KEY):
+        return list(flat)
     if rounding != SIG:
         return [stored(name, v) for v in flat]
     x = np.asarray(flat, dtype=float)
     out = np.array(x)
-    settled = np.isfinite(x) & (x != 0)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        k = np.floor(np.log10(np.abs(np.where(settled, x, 1.0)))) - (SIGNIFICANT_DIGITS - 1)
-        m = x / 10.0**k
-        d = np.rint(m)
-        # d / 10^n and d·10^n are the doubles nearest the decimal: what float(f"{x:.4g}") gives
-        v = np.where(k < 0, d / 10.0 ** (-k), d * 10.0**k)
-    lo, hi = 10 ** (SIGNIFICANT_DIGITS - 1), 10**SIGNIFICANT_DIGITS - 1
-    settled &= (np.abs(np.abs(m - np.floor(m)) - 0.5) > 1e-6) & (np.abs(d) >= lo) & (np.abs(d) <= hi)
-    for fmt in FIELDS[name].formats:
-        spec = FORMATS[fmt]
-        if "decimals" not in spec or "join" in spec:
-            settled[:] = False
-            continue
-        scale = 10.0 ** spec["decimals"]
+    settled = np.zeros(x.shape, dtype=bool)
+    specs = [FORMATS[fmt] for fmt in FIELDS[name].formats]
+    vectorised = all("decimals" in spec and "join" not in spec for spec in specs)
 
-        def ticks(a):
-            return a * spec.get("scale", 1) / spec.get("divide", 1) * scale
+    def ticks(a, spec):
+        # the same operations, in the same order, as _on_tie: a format's last digit as units
+        return a * spec.get("scale", 1) / spec.get("divide", 1) * 10.0 ** spec["decimals"]
 
-        tx, tv = ticks(x), ticks(v)
-        settled &= ((np.abs(np.abs(tx - np.floor(tx)) - 0.5) > 1e-6) & (np.abs(np.abs(tv - np.floor(tv)) - 0.5) > 1e-6)
-                    & (np.floor(tx + 0.5) == np.floor(tv + 0.5)))
-    out[settled] = v[settled]
-    result = []
-    for value, ok, raw in zip(out.tolist(), settled.tolist(), flat):
-        if not ok:
-            result.append(stored(name, raw))
-        elif value.is_integer() and abs(value) < 2**53:
-            result.append(int(value))
-        else:
-            result.append(value)
-    return result
+    with np.errstate(all="ignore"):  # huge or infinite values are refused below, not warned of
+        # undecided: not yet settled, and not sent to `stored` either
+        undecided = np.isfinite(x) & (x != 0) if vectorised else np.zeros(x.shape, dtype=bool)
+        tx = [ticks(x, spec) for spec in specs]
+        for t in tx:
+            undecided &= ~_near_half(t)  # how x itself is written is not for sure
+        exponent = np.floor(np.log10(np.abs(np.where(undecided, x, 1.0))))
+        if vectorised:  # nothing at all (a part a step does not have) is 0 in every format
+            zero = x == 0
+            out[zero] = 0.0
+            settled[zero] = True
+        for digits in range(SIGNIFICANT_DIGITS, 17):
+            at = np.flatnonzero(undecided)
+            if at.size == 0:
+                break
+            k = exponent[at] - (digits - 1)
+            m = x[at] / 10.0**k
+            d = np.rint(m)
+            # d / 10^n and d·10^n are the doubles nearest the decimal (10^n exact for n <= 22):
+            # what float(f"{x:.{digits}g}") gives
+            v = np.where(k < 0, d / 10.0 ** (-k), d * 10.0**k)
+            sure = (~_near_half(m) & (np.abs(d) >= 10 ** (digits - 1)) & (np.abs(d) <= 10**digits - 1)
+                    & (np.abs(k) <= 22) & (np.abs(d) < 2**53))
+            accepted = sure.copy()
+            for spec, t in zip(specs, tx):
+                tv = ticks(v, spec)
+                on_tie = np.abs(np.abs(tv - np.floor(tv)) - 0.5) <= 1e-6  # _on_tie, to the letter
+                # written alike: both clear of a tie, so rounding each to the nearest is for sure
+                sure &= on_tie | ~_near_half(tv)
+                accepted &= ~on_tie & (np.floor(t[at] + 0.5) == np.floor(tv + 0.5))
+            done = sure & accepted  # _sig_for stops at these digits with this value
+            out[at[done]] = v[done]
+            settled[at[done]] = True
+            undecided[at[~sure]] = False  # not for sure at these digits: `stored` decides
+            undecided[at[done]] = False  # the rest were surely refused: more digits
+    # as `sig` writes them: integral values as ints (shorter JSON), the rest as floats
+    result = out.astype(object)
+    integral = settled & (out == np.floor(out)) & (np.abs(out) < 2**53)
+    result[integral] = out[integral].astype(np.int64).tolist()
+    missing = np.isnan(x)
+    result[missing] = None
+    for i in np.flatnonzero(~settled & ~missing).tolist():
+        result[i] = stored(name, flat[i])
+    return result.tolist()
 
 
 def _sig_for(name: str, x: float, element: bool = False) -> float | int:

@@ -40,6 +40,7 @@ def _flat(field: str, values: np.ndarray) -> list:
 def config_files(site: SiteModel) -> dict[str, dict]:
     """The data files of the site's configuration, {path under data/: JSON-able document}."""
     files: dict[str, dict] = {}
+    paths_axes = _paths_axes(site.catalog, site.axes)
     for kind, spec in FILES.items():
         tables = [name for name, table in TABLES.items() if table.file == kind]
         by = spec["by"]
@@ -49,11 +50,11 @@ def config_files(site: SiteModel) -> dict[str, dict]:
             for table in tables:
                 doc[table] = {field: _flat(field, site.arrays[field][combo])
                               for field, f in FIELDS.items() if f.table == table}
-            files[file_path(kind, coords, _manifest_axes_cached(site.catalog, site.axes))] = doc
+            files[file_path(kind, coords, paths_axes)] = doc
     return files
 
 
-def _manifest_axes_cached(catalog, config_axes: dict) -> dict:
+def _paths_axes(catalog, config_axes: dict) -> dict:
     # file paths index numeric axes (α) by the manifest's positions, which the page knows
     return {**config_axes, **{k: v for k, v in manifest_axes(catalog).items() if k in ("alpha",)}}
 

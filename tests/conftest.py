@@ -24,3 +24,29 @@ def built():
     from generator.build import compute
 
     return compute()
+
+
+@pytest.fixture(scope="session")
+def prepared_default():
+    """prepare() of the built-in catalog with the default configuration's data only, once per test
+    run: the tests whose build differs from it only in its templates, or not at all, share it."""
+    from generator.build import prepare
+
+    return prepare(every_configuration=False)
+
+
+@pytest.fixture(scope="session")
+def default_build(prepared_default):
+    """compute(every_configuration=False), from prepared_default: (files, quoted numbers)."""
+    from generator.build import assemble
+
+    return assemble(prepared_default)
+
+
+@pytest.fixture(scope="session")
+def rendered_pages(prepared_default):
+    """The essay's two pages as rendered Markdown (str), before the build's version is stamped."""
+    from generator.build import render_essay
+
+    files, _ = render_essay(prepared_default)
+    return {name: files[name].decode() for name in ("index.md", "model.md")}

@@ -224,11 +224,8 @@ def test_template_references_are_defined():
 
 
 @pytest.fixture(scope="module")
-def pages():
-    from generator.build import prepare, render_essay
-
-    files, _ = render_essay(prepare(every_configuration=False))
-    return {name: files[name].decode() for name in ("index.md", "model.md")}
+def pages(rendered_pages):
+    return rendered_pages
 
 
 def test_rendered_explorable_links_set_grid_states(pages):

@@ -29,11 +29,8 @@ AXES = axes(CATALOG)
 
 
 @pytest.fixture(scope="module")
-def pages():
-    from generator.build import prepare, render_essay
-
-    files, _ = render_essay(prepare(every_configuration=False))
-    return {name: files[name].decode() for name in ("index.md", "model.md")}
+def pages(rendered_pages):
+    return rendered_pages
 
 
 def plain_text(markdown: str) -> str:

@@ -9,11 +9,13 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator import site_model
 from generator.axes import STATE_AXES, defaults, site_state, site_typical_acceptance
 from generator.build import build, compute
-from generator.contract import FIELDS, FILES, TABLES, sig, stored
+from generator.contract import FIELDS, FILES, TABLES, sig, stored, stored_many
 from generator.essay import TEMPLATES, TemplateBuildError
 from generator.formats import FORMATS, format_value
 from data_layout import configuration_axes, every_file, file_of, index_of
@@ -35,11 +37,22 @@ def load(files, path):
     return json.loads(files[f"data/{path}"])
 
 
+_PARSED: dict = {}
+
+
+def load_once(files, path):
+    """``load``, once per file: the round-trip test reads each of its files many times."""
+    content = files[f"data/{path}"]
+    if _PARSED.get(path, (None,))[0] is not content:
+        _PARSED[path] = (content, json.loads(content))
+    return _PARSED[path][1]
+
+
 def value(files, manifest, field, state):
     """A field at a state, read from the files the way the page's data.js reads them."""
     table = manifest["contract"]["fields"][field]["table"]
     spec = manifest["contract"]["tables"][table]
-    doc = load(files, file_of(manifest, spec["file"], state))
+    doc = load_once(files, file_of(manifest, spec["file"], state))
     return doc[table][field][index_of(manifest, spec["dims"], state)]
 
 
@@ -115,6 +128,32 @@ def test_every_stored_value_writes_as_the_unrounded_value_does(site):
     assert checked > 2000
 
 
+SIG_FIELDS = sorted(name for name, f in FIELDS.items() if f.rounding == "sig")
+
+
+def _near_ties(name: str):
+    """Values on and around the rounding ties of a field's formats and of its digits, at every
+    magnitude the data hold, and any float: where NumPy's rounding could part from Python's."""
+    units = [FORMATS[f].get("divide", 1) / FORMATS[f].get("scale", 1) / 10.0 ** FORMATS[f].get("decimals", 0)
+             for f in FIELDS[name].formats] + [10.0**e for e in range(-12, 13)]
+    around = st.builds(lambda k, unit, d: (k + 0.5 + d) * unit, st.integers(-3000, 30000), st.sampled_from(units),
+                       st.sampled_from([0.0, 1e-15, -1e-12, 1e-9, 4e-4, -0.043]))
+    exact = st.sampled_from([0.0, -0.0, 1.0, 1e-300, 1e22, 1e23])
+    return st.lists(st.one_of(around, exact, st.floats(-1e30, 1e30) | st.just(math.nan)), max_size=60)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_vectorised_rounding_stores_what_stored_does(data):
+    """The data files round with stored_many (NumPy); every value must be stored() to the letter
+    (int or float, every digit), near a tie of any format or of its own 4 significant digits too."""
+    name = data.draw(st.sampled_from(SIG_FIELDS))
+    xs = data.draw(_near_ties(name))
+    got = stored_many(name, np.array(xs, dtype=float))
+    want = [stored(name, x) for x in xs]
+    assert [(type(v), v) for v in got] == [(type(v), v) for v in want]
+
+
 def test_sig_keeps_four_significant_digits():
     assert sig(0.88544123) == 0.8854 and sig(16_381_470_720) == 16_380_000_000 and sig(2.0) == 2
 
@@ -183,11 +222,11 @@ def test_data_budget(files):
     assert sum(len(c) for k, c in files.items() if k.startswith("data/")) <= 250 * 1000 * 1000
 
 
-def test_builds_are_byte_identical(files):
+def test_builds_are_byte_identical(files, default_build):
     """A second build gives the same bytes. It builds the default configuration only (every other
     is computed by the same code in worker processes), so its data version, a hash of all it
     emits, differs: compare with each build's version blanked out."""
-    again, _ = compute(every_configuration=False)
+    again, _ = default_build
     version = json.loads(files["data/manifest.json"])["model_version"].encode()
     again_version = json.loads(again["data/manifest.json"])["model_version"].encode()
     default = "/".join(str(v) for v in (defaults()["gpu"], defaults()["target"], f"tp{defaults()['tp']}"))
@@ -207,9 +246,9 @@ def test_the_version_is_a_hash_of_what_is_emitted(files):
         assert f'data-model-version="{version}"' in files[page].decode()
 
 
-def test_a_layout_only_change_changes_the_version(monkeypatch):
+def test_a_layout_only_change_changes_the_version(monkeypatch, default_build):
     # Rounding is layout, not model: it must still move the version.
-    before = json.loads(compute(every_configuration=False)[0]["data/manifest.json"])["model_version"]
+    before = json.loads(default_build[0]["data/manifest.json"])["model_version"]
     monkeypatch.setattr("generator.contract.SIGNIFICANT_DIGITS", 5)
     after = json.loads(compute(every_configuration=False)[0]["data/manifest.json"])["model_version"]
     assert after != before
@@ -217,6 +256,12 @@ def test_a_layout_only_change_changes_the_version(monkeypatch):
 
 def _snapshot(docs):
     return {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def prepared_once(monkeypatch, prepared_default):
+    """build() on the session's Prepared: for a build that differs only in its templates."""
+    monkeypatch.setattr("generator.build.prepare", lambda *args, **kwargs: prepared_default)
 
 
 @pytest.fixture
@@ -228,7 +273,7 @@ def docs(tmp_path):
     return d
 
 
-def test_broken_template_stops_the_build_with_nothing_written(docs, tmp_path):
+def test_broken_template_stops_the_build_with_nothing_written(docs, tmp_path, prepared_once):
     templates = tmp_path / "templates"
     shutil.copytree(TEMPLATES, templates)
     page = templates / "index.md.j2"
@@ -242,7 +287,7 @@ def test_broken_template_stops_the_build_with_nothing_written(docs, tmp_path):
     assert _snapshot(docs) == before
 
 
-def test_a_live_number_in_a_format_its_data_cannot_keep_stops_the_build(docs, tmp_path):
+def test_a_live_number_in_a_format_its_data_cannot_keep_stops_the_build(docs, tmp_path, prepared_once):
     templates = tmp_path / "templates"
     shutil.copytree(TEMPLATES, templates)
     page = templates / "index.md.j2"

@@ -8,6 +8,7 @@ ports; site/ itself is never touched.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -35,20 +36,38 @@ def _shard(site: Path, alpha: float) -> Path:
     return site / "data" / file_path("shard", {**m["defaults"], "alpha": alpha}, m["axes"])
 
 
+def _link_or_copy(source, target):
+    try:
+        os.link(source, target)
+    except OSError:  # another file system
+        shutil.copy2(source, target)
+
+
+def _copy_site(target: Path) -> None:
+    """A copy of site/ at ``target``, its files hard links where the file system allows: a file
+    is damaged only through _replace, which never writes through a link into site/."""
+    shutil.copytree(SITE, target, copy_function=_link_or_copy)
+
+
+def _replace(path: Path, content: bytes) -> None:
+    path.unlink()
+    path.write_bytes(content)
+
+
 def _set_version(path: Path, version: str) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     data["model_version"] = version
-    path.write_text(json.dumps(data), encoding="utf-8")
+    _replace(path, json.dumps(data).encode())
 
 
 @pytest.fixture(scope="module")
 def damaged_url(tmp_path_factory):
     """A copy of the site with three broken shards and one chart spec gone."""
     site = tmp_path_factory.mktemp("damaged") / "site"
-    shutil.copytree(SITE, site)
+    _copy_site(site)
     _shard(site, MISSING).unlink()  # → HTTP 404
     corrupt = _shard(site, CORRUPT)
-    corrupt.write_bytes(corrupt.read_bytes()[: corrupt.stat().st_size // 2])  # truncated JSON
+    _replace(corrupt, corrupt.read_bytes()[: corrupt.stat().st_size // 2])  # truncated JSON
     _set_version(_shard(site, FOREIGN), "0123456789abcdef")  # a shard of another build
     (site / "charts" / f"{BROKEN_SPEC}.vg.json").unlink()
     server, url = serve(site)
@@ -62,10 +81,13 @@ def updated_url(tmp_path_factory):
     """A copy of the site whose data was rebuilt (another model_version, consistently in every
     data file) while its pages were not: the pages carry the old version."""
     site = tmp_path_factory.mktemp("updated") / "site"
-    shutil.copytree(SITE, site)
+    _copy_site(site)
+    built = manifest()["model_version"].encode()
     for path in (site / "data").rglob("*.json"):
-        if "model_version" in json.loads(path.read_text(encoding="utf-8")):
-            _set_version(path, "fedcba9876543210")
+        content = path.read_bytes()
+        # every file that names the build's version (all but prose-numbers.json), wherever it does
+        if b'"model_version"' in content:
+            _replace(path, content.replace(built, b"fedcba9876543210"))
     server, url = serve(site)
     yield url
     server.shutdown()
