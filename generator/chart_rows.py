@@ -105,7 +105,7 @@ def table_html(chart: str, rows_: list[dict], title: str) -> str:
 
     head = "".join(f'<th scope="col">{html.escape(c["header"])}</th>' for c in columns)
     body = "".join("<tr>" + "".join(f"<td>{cell(r, c)}</td>" for c in columns) + "</tr>" for r in rows_)
-    return (f'<details class="spec-table"><summary>Data table: {html.escape(title)}</summary>'
+    return (f'<details class="spec-table" data-search-exclude><summary>Data table: {html.escape(title)}</summary>'
             f'<div class="md-typeset__scrollwrap"><table aria-label="{html.escape(title)}">'
             f'<thead><tr>{head}</tr></thead>'
             f"<tbody>{body}</tbody></table></div></details>")

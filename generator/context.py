@@ -176,14 +176,15 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         desc = html.escape(info["description"])
         size = f' width="{info["size"][0]}" height="{info["size"][1]}"' if info.get("size") else ""
         follows = CHARTS[name].ROWS is not None and getattr(CHARTS[name], "FOLLOWS_STATE", True)
+        says_fit = follows and getattr(CHARTS[name], "SAYS_IF_IT_FITS", True)
         fits = sim["readouts"]["fits_in_memory"]
         fit_note = (
-            f'<p class="spec-figure__fit" data-fit-note{"" if not fits else " hidden"}>At these settings the '
+            f'<p class="spec-figure__fit" data-fit-note data-search-exclude{"" if not fits else " hidden"}>At these settings the '
             # count-neutral: the script rewrites the numbers, not the words, and the memory may be
             # one GPU's or a tensor-parallel group's
             f"weights and KV caches need {live('memory_required_bytes', 'gb')}, more than the "
             f"{live('gpu_memory_bytes', 'gb')} of GPU memory: a real server would run fewer sequences.</p>"
-            if follows else "")
+            if says_fit else "")
         return Markup(
             f"<figure class=\"spec-figure\" id=\"figure-{name}\">"
             f"<div class=\"spec-chart\" data-chart=\"{name}\" data-spec=\"{root}charts/{name}.vg.json\""

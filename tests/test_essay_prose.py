@@ -271,3 +271,23 @@ def test_a_claim_the_model_stops_making_stops_the_build():
     gpus["h100-sxm"]["peak_memory_bandwidth_bytes_per_s"] *= 1.5  # the target gets faster, drafts do not
     with pytest.raises(TemplateBuildError, match="the prose claims"):
         render_essay(prepare(load_catalog(gpu_entries=gpus), every_configuration=False))
+
+
+def test_a_figure_says_when_the_state_does_not_fit_exactly_where_its_rows_depend_on_it(pages, site):
+    """A "does not fit" note belongs under a figure whose rows move with what decides the fit
+    (batch, context); under one that shows the same rows at any of them (the models' sizes, the
+    acceptance curve) it would speak of nothing shown, and push the text down as it appears."""
+    from generator.chart_rows import chart_datasets
+    from generator.charts import CHARTS
+
+    start = dict(site.defaults)
+    largest = {**start, "batch": AXES["batch"][-1], "context": AXES["context"][-1]}
+    checked = 0
+    for name, module in CHARTS.items():
+        figure = re.search(rf'<figure class="spec-figure" id="figure-{name}">.*?</figure>', pages["index.md"], re.S)
+        if module.ROWS is None or not getattr(module, "FOLLOWS_STATE", True) or figure is None:
+            continue
+        moves = chart_datasets(name, start, site) != chart_datasets(name, largest, site)
+        assert ("data-fit-note" in figure[0]) == moves, name
+        checked += 1
+    assert checked >= 8

@@ -148,3 +148,51 @@ def test_every_module_of_the_page_is_preloaded(site):
     assert modules - preloaded == set()
     assert preloaded - modules == set()
     assert '<script type="module" async src="javascripts/main.js">' in html
+
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class HiddenText(HTMLParser):
+    """The text of the article's elements that the build writes hidden (a warning for a state
+    that does not fit, shown only when one is on screen) or that are data, not prose (the charts'
+    data tables), each with whether it or an element around it keeps it out of the search index."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.found = [], []  # stack: (tag, hidden or data?, excluded?)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        a = dict(attrs)
+        hidden = "hidden" in a or "spec-table" in (a.get("class") or "").split()
+        excluded = "data-search-exclude" in a or any(e for _, _, e in self.stack)
+        self.stack.append((tag, hidden, excluded))
+        if hidden:
+            self.found.append([tag, a.get("class", ""), excluded, ""])
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if any(h for _, h, _ in self.stack) and self.found:
+            self.found[-1][3] += data
+
+
+def test_hidden_and_tabular_text_stays_out_of_search(site):
+    """Search shows a snippet of any text the page holds: a hidden "does not fit" warning would be
+    read as said of the state on screen ("18 GB, more than the 80 GB"), and a data table as
+    words run together. Every such element is excluded, and the index holds none of their text."""
+    parser = HiddenText()
+    parser.feed((site / "index.html").read_text(encoding="utf-8"))
+    assert len(parser.found) > 10
+    kept = [(tag, cls, text.strip()[:60]) for tag, cls, excluded, text in parser.found if not excluded and text.strip()]
+    assert kept == []
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    text = " ".join(doc["text"] for doc in index["docs"])
+    for phrase in ("Does not fit", "does not fit in 80 GB", "a real server would run fewer sequences", "Data table:",
+                   "Open the simulation", "What the text says"):
+        assert phrase not in text, phrase

@@ -6,6 +6,7 @@ import altair as alt
 from .common import BLUE, REFERENCE, axis, column, field, finish, source, title, walk
 
 NAME = "closed_form"
+SAYS_IF_IT_FITS = False  # the same rows at any batch and context
 DESCRIPTION = ("Line chart of the expected number of tokens produced per iteration against γ from 1 to 20 at "
                "the current acceptance rate α, approaching the dashed ceiling 1/(1−α).")
 ROWS = {"table": [walk(["gamma_cf"], gamma=axis("gamma_cf"), expected_tokens=field("expected_tokens"),

@@ -6,6 +6,7 @@ import altair as alt
 from .common import ORANGE, TEAL, axis, column, field, finish, label, literal, source, title
 
 NAME = "memory"
+SAYS_IF_IT_FITS = False  # the same rows at any batch and context
 DESCRIPTION = ("Two bar charts side by side: model weights in GiB and KV cache per token in KiB, for the "
                "target and each drafter.")
 ROWS = {"table": [

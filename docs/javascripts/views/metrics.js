@@ -297,7 +297,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
       event.stopPropagation();
-      root.scrollIntoView({ block: "start" });
+      root.scrollIntoView({ block: "nearest" }); // as little as brings the box into view
       textarea.focus({ preventScroll: true });
       root.querySelector("[data-action=metrics-example]")?.click();
     });
