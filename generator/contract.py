@@ -107,7 +107,7 @@ FIELDS: dict[str, FieldSpec] = {
     "verify_memory_time_s": FieldSpec("verify", SIG, ("ms",), "its bytes at the achieved bandwidth (s)"),
     "verify_compute_time_s": FieldSpec("verify", SIG, ("ms",), "its FLOPs at the achieved rate (s)"),
     "verify_time_s": FieldSpec("verify", SIG, ("ms",), "what it takes (s)"),
-    "tensor_core_idle_fraction": FieldSpec("verify", SIG, ("pct",), "1 − compute time / pass time"),
+    "tensor_core_idle_fraction": FieldSpec("verify", SIG, ("pct1",), "1 − compute time / pass time"),
     "verify_arithmetic_intensity": FieldSpec("verify", SIG, (), "FLOPs per byte"),
     "verify_attained_flops_per_s": FieldSpec("verify", SIG, (), "FLOPs / pass time"),
     # the γ draft passes of that iteration
@@ -208,7 +208,7 @@ READOUTS: dict[str, str] = {
     "verify_memory_time_s": "ms",
     "verify_compute_time_s": "ms",
     "verify_time_s": "ms",
-    "tensor_core_idle_fraction": "pct",
+    "tensor_core_idle_fraction": "pct1",
     "target_weight_bytes": "gib",
     "draft_weight_bytes": "gib",
     "target_kv_bytes_per_token": "kib",

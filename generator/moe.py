@@ -82,5 +82,7 @@ def moe_story(catalog: Catalog) -> MoeStory:
         "low_batch": low,
         "high_batch": HIGH_BATCH,
         "reports": REPORTS,  # where speculation on the MoE target pays least, beyond batch 1
+        # the points the figure leaves out: their weights and KV caches do not fit on the GPUs
+        "not_fitting": [{"label": r["label"], "tp": r["tp"], "batch": r["batch"]} for r in rows if not r["fits"]],
     }
     return MoeStory(rows, values)

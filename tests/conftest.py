@@ -20,10 +20,24 @@ def site():
 
 @pytest.fixture(scope="session")
 def built():
-    """Every generated file in memory ({path: bytes}) and the prose numbers, once per test run."""
-    from generator.build import compute
+    """Every generated file ({path relative to docs/: bytes}) and the prose numbers quoted.
 
-    return compute()
+    What the build wrote under docs/ (`make test` runs `make site` first), so the tests read the
+    files the site serves, without building them a second time; a fresh compute() where docs/
+    holds no build. A stale docs/ fails: test_builds_are_byte_identical holds it to a fresh build
+    of the default configuration, the round trip holds every configuration's data to the model."""
+    import json
+
+    from generator.build import GENERATED_DIRS, GENERATED_FILES, PROSE_NUMBERS, compute
+
+    docs = ROOT / "docs"
+    if not all((docs / name).is_file() for name in (*GENERATED_FILES, PROSE_NUMBERS)):
+        return compute()
+    files = {name: (docs / name).read_bytes() for name in GENERATED_FILES}
+    for directory in GENERATED_DIRS:
+        files.update({p.relative_to(docs).as_posix(): p.read_bytes() for p in (docs / directory).rglob("*")
+                      if p.is_file()})
+    return files, json.loads(files[PROSE_NUMBERS])
 
 
 @pytest.fixture(scope="session")

@@ -122,10 +122,10 @@ def test_the_verify_idle_readout_falls_as_said_under_the_cost_model_the_link_ope
                                                                  at("plain_pass_compute_time_s", b))
             assert at("tensor_core_idle_fraction", b) < plain, b
     # each quoted percentage is the readout at its batch, under the link's cost model
-    quoted = re.findall(r"(\d+)% (?:of the time )?at ([\d,]+)", claim)
+    quoted = re.findall(r"([\d.]+)% (?:of the time )?at ([\d,]+)", claim)
     assert len(quoted) >= 3
     for pct, batch in quoted:
-        assert format_value("pct", at("tensor_core_idle_fraction", int(batch.replace(",", "")))) == f"{pct}%", batch
+        assert format_value("pct1", at("tensor_core_idle_fraction", int(batch.replace(",", "")))) == f"{pct}%", batch
 
 
 # --- one value, one rounding, in the prose, the readouts and the charts --------------------

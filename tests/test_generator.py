@@ -223,9 +223,10 @@ def test_data_budget(files):
 
 
 def test_builds_are_byte_identical(files, default_build):
-    """A second build gives the same bytes. It builds the default configuration only (every other
-    is computed by the same code in worker processes), so its data version, a hash of all it
-    emits, differs: compare with each build's version blanked out."""
+    """A second build, in this process, gives the bytes of the build under docs/ (`make site`'s,
+    in another process; see the `built` fixture), so a stale docs/ fails here too. It builds the
+    default configuration only (every other is computed by the same code in worker processes),
+    so its data version, a hash of all it emits, differs: compare with each version blanked out."""
     again, _ = default_build
     version = json.loads(files["data/manifest.json"])["model_version"].encode()
     again_version = json.loads(again["data/manifest.json"])["model_version"].encode()

@@ -46,7 +46,11 @@ function relinkThisPage() {
 const URL_AFTER_MS = 150;
 
 // Links written after the page loaded (search results) get the query when followed: in the
-// capture phase, before the theme's instant navigation reads the link.
+// capture phase, before the theme's instant navigation reads the link. Also when the reader
+// presses on one, focuses it or opens its menu: a link opened in a new tab or copied is read by
+// the browser, not by a click handler.
+const LINK_EVENTS = ["click", "pointerdown", "focusin", "contextmenu", "auxclick"];
+
 function keepStateOnClick(event) {
   const link = event.target.closest?.("a[href]");
   if (link && isSitePage(link)) page?.flushUrl();
@@ -489,7 +493,7 @@ let installed = false;
 export function installHistory() {
   if (installed) return;
   installed = true;
-  document.addEventListener("click", keepStateOnClick, true);
+  for (const type of LINK_EVENTS) document.addEventListener(type, keepStateOnClick, true);
   // Returns whether the event was ours alone (see history-guard.js).
   const onPopState = () => {
     if (!page || !page.isShown()) return false; // another page: the theme navigates

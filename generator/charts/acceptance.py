@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import GREY, ORANGE, TEAL, axis, column, field, finish, source, title, walk
+from .common import DRAWN_VALUES, GREY, ORANGE, TEAL, axis, column, drawn, field, finish, formatted, source, title, walk
 
 NAME = "acceptance"
 DESCRIPTION = ("Bar chart of the acceptance probability of each draft position from 1 to 10, coloured by "
@@ -17,15 +17,16 @@ HEIGHT = 240
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         pays="datum.position <= datum.paying_positions",
-        shown="format(datum.per_position_acceptance * 100, '.3~r') + '%'")
+        shown=formatted("datum.per_position_acceptance", "pct1"))
     x = alt.X("position:O", title="draft position j", axis=alt.Axis(labelAngle=0))
     bars = base.mark_bar().encode(
         x=x,
         y=alt.Y("per_position_acceptance:Q", title="per-position acceptance (share of iterations)",
                 scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
         color=alt.Color("pays:N", title=None, scale=alt.Scale(domain=[True, False], range=[TEAL, GREY]),
-                        legend=alt.Legend(orient="top", direction="horizontal",
+                        legend=alt.Legend(orient="top", direction="horizontal", values=DRAWN_VALUES,
                                           labelExpr="datum.value ? 'pays for its draft' : 'does not pay'")),
+        opacity=drawn("pays:N", [True, False]),
         tooltip=[alt.Tooltip("position:O", title="draft position"), alt.Tooltip("shown:N", title="reaches the output")],
     )
     # The cut-off sits on the right edge of the last paying position's band.

@@ -6,8 +6,8 @@ import altair as alt
 
 from specmodel.breakdown import STEP_PARTS
 
-from .common import BLUE, ORANGE, TEAL, axis, column, duration_text, field, finish, label, label_expr, source, \
-    title, walk
+from .common import BLUE, DRAWN_VALUES, ORANGE, TEAL, axis, column, drawn, duration_text, field, finish, formatted, \
+    label, label_expr, source, title, walk
 
 NAME = "breakdown"
 DESCRIPTION = ("Stacked horizontal bars of one step's time in milliseconds under three cost models (the ideal "
@@ -18,10 +18,8 @@ ROWS = {"table": [walk(["breakdown_model", "step_kind"], model=axis("breakdown_m
                        model_label=label("breakdown_model"), step=axis("step_kind"), step_label=label("step_kind"),
                        total_s=field("step_time_s"), mean_acceptance_length=field("mean_acceptance_length"),
                        **{part: field("part_time_s", part=part) for part in STEP_PARTS})]}
-COLUMNS = ([column("model_label", "cost model"), column("step_label", "step"), column("total_s", "total", "ms")]
-           + [column(part, f"{part.replace('_', ' ')}", "ms") for part in STEP_PARTS])
-# Short names for the legend (a phone's width holds two columns of them); the data table uses the
-# parts' full names from specmodel.breakdown.PART_LABELS through the manifest labels.
+# Short names for the legend (a phone's width holds two columns of them) and the data table's
+# columns: the reader meets each part under one name.
 LEGEND = {
     "draft_passes": "draft passes",
     "draft_launch_floor": "draft launch floor",
@@ -50,8 +48,10 @@ COLOURS = {
     "step_overhead": "#A7A9AC",
 }
 assert tuple(LEGEND) == STEP_PARTS == tuple(COLOURS)
-# Pixels right of the axis for a bar's two-line end label ("spec. 16.8 ms", "6.43 ms/token").
-LABEL_ROOM = 78
+COLUMNS = ([column("model_label", "cost model"), column("step_label", "step"), column("total_s", "total", "ms")]
+           + [column(part, LEGEND[part], "ms") for part in STEP_PARTS])
+# Pixels right of the axis for a bar's two-line end label ("spec. 16.76 ms", "6.43 ms/token").
+LABEL_ROOM = 90
 # The y axis's names, short enough to leave a phone's width to the bars.
 SHORT_MODELS = {"whole-pass": "ideal, whole", "per-kernel": "ideal, kernels", "calibrated": "calibrated"}
 
@@ -79,8 +79,10 @@ def spec(context: dict) -> dict:
                   # Vega-Lite counts ticks by the whole width; the axis has the width less the room
                   axis=alt.Axis(tickCount=alt.ExprRef(f"ceil((width - {LABEL_ROOM}) / 40)"))),
         color=alt.Color("part:N", title=None, scale=alt.Scale(domain=parts, range=[COLOURS[p] for p in parts]),
+                        # only the parts this state's bars have (a draft model has no drafter overhead)
                         legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(LEGEND), labelLimit=200,
-                                          symbolType="square")),
+                                          symbolType="square", values=DRAWN_VALUES)),
+        opacity=drawn("part:N", parts),
         order=alt.Order("order:Q"),
         tooltip=[alt.Tooltip("model_label:N", title="cost model"), alt.Tooltip("step_label:N", title="step"),
                  alt.Tooltip("part_name:N", title="part"), alt.Tooltip("shown:N", title="time")],
@@ -88,9 +90,10 @@ def spec(context: dict) -> dict:
     # Each bar says what it is and how long it takes, at its end.
     ends = base.transform_calculate(
         # An iteration emits E[L] tokens, a plain step one: the time per token of each, for comparison.
-        tag="datum.step === 'iteration' ? 'spec. ' + format(datum.total_ms, ',.3~r') + ' ms\\n'"
-            " + format(datum.total_ms / datum.mean_acceptance_length, ',.3~r') + ' ms/token'"
-            " : 'plain ' + format(datum.total_ms, ',.3~r') + ' ms\\n(one token)'").mark_text(
+        # written as the prose and the data table write a step's time
+        tag="datum.step === 'iteration' ? 'spec. ' + " + formatted("datum.total_s", "ms") + " + '\\n'"
+            " + " + formatted("datum.total_s / datum.mean_acceptance_length", "ms") + " + '/token'"
+            " : 'plain ' + " + formatted("datum.total_s", "ms") + " + '\\n(one token)'").mark_text(
         align="left", dx=4, fontSize=9, lineBreak="\n", baseline="middle", dy=-5).encode(
         y=y, yOffset=offset, x=alt.X("total_ms:Q", scale=x_scale), text="tag:N", color=alt.value("currentColor"))
     chart = alt.layer(bars, ends).properties(

@@ -29,11 +29,12 @@ def spec(context: dict) -> dict:
     )
     # Every row carries the same ceiling; the mean collapses them into one rule.
     ceiling = base.mark_rule(color=REFERENCE, strokeWidth=1.5, strokeDash=[6, 4]).encode(y="mean(ceiling):Q")
-    note = base.mark_text(align="right", baseline="bottom", dy=-4, x="width", color=REFERENCE,
+    # At the left, where the curve is furthest below its ceiling (at the right it runs into it).
+    note = base.mark_text(align="left", baseline="bottom", dx=4, dy=-4, x=0, color=REFERENCE,
                           fontWeight="bold", text="ceiling 1/(1−α)").encode(y="mean(ceiling):Q")
     chart = alt.layer(ceiling, line, note).properties(
         width="container", height=HEIGHT,
-        title=title("Expected tokens per iteration saturate", "(1 − α^(γ+1)) / (1 − α) (Leviathan et al. 2023,",
-                    "Eq. 1) approaches 1/(1−α), dashed."),
+        title=title("Expected tokens per iteration saturate", "The mean acceptance length (Leviathan et al.",
+                    "2023, Eq. 1) rises with γ towards 1/(1−α), dashed."),
     )
     return finish(chart, NAME, DESCRIPTION)

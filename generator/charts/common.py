@@ -7,9 +7,12 @@ contrast against both white and near-black (#121212) backgrounds.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 import altair as alt
+
+from ..formats import FORMATS
 
 DATA_DIR = "charts/data"
 TABLE = "table"
@@ -57,6 +60,20 @@ def number_text(expr: str) -> str:
     return f"format({expr}, ',.3~r')"
 
 
+def formatted(expr: str, name: str, suffix: bool = True) -> str:
+    """A Vega expression writing ``expr`` as format ``name`` of generator.formats.FORMATS writes
+    it (the prose and the readouts): a chart shows a quantity with the rounding the text next to
+    it uses ("15.26 GiB" in both, never "15.3" beside "15.26"). suffix=False leaves the unit off
+    (a bar's label, the unit in the axis title). KeyError for an unknown format."""
+    spec = FORMATS[name]
+    if "decimals" not in spec or "join" in spec:
+        raise ValueError(f"format {name!r} does not write one number")
+    unit = _js(spec.get("suffix", "") if suffix else "")
+    value = f"({expr}) * {spec.get('scale', 1)} / {spec.get('divide', 1)}"
+    pattern = _js(f"{',' if spec.get('group') else ''}.{spec['decimals']}f")
+    return f"(({expr}) === 0 ? '0' + {unit} : format({value}, {pattern}) + {unit})"
+
+
 def duration_text(ms: str) -> str:
     """A duration given in milliseconds, in ms, or in µs below 1 ms (not "0.000978 ms")."""
     return (f"(abs({ms}) < 1 ? format({ms} * 1000, ',.3~r') + ' µs'"
@@ -66,6 +83,23 @@ def duration_text(ms: str) -> str:
 def percent_text(pct: str) -> str:
     """A share already in percent: one decimal, and a share under 0.1 % as such (not "0.0484 %")."""
     return f"({pct} > 0 && {pct} < 0.1 ? '< 0.1%' : format({pct}, ',.1f') + '%')"
+
+
+# A colour legend lists its scale's whole domain, which is fixed so that a series keeps its colour
+# from state to state; a legend that should list only what the current state draws takes its
+# values from a second scale whose domain is the data's: `drawn` puts that scale on the drawing
+# layer (as an opacity that changes nothing), DRAWN_VALUES reads its domain back.
+DRAWN_SCALE = "opacity"
+DRAWN_VALUES = alt.ExprRef(f"domain('{DRAWN_SCALE}')")
+# For the legend's titleOpacity: a legend with nothing to list shows no title either.
+DRAWN_TITLE_OPACITY = alt.ExprRef(f"length(domain('{DRAWN_SCALE}')) > 0 ? 1 : 0")
+
+
+def drawn(field_type: str, order: list[str], opacity: float = 1) -> alt.Opacity:
+    """The encoding that records which values of ``field_type`` ("drafter:N") a layer draws, in
+    ``order``; every mark keeps ``opacity``. Pair it with ``alt.Legend(values=DRAWN_VALUES)``.
+    One per chart: every layer carrying it adds to the same domain."""
+    return alt.Opacity(field_type, sort=list(order), scale=alt.Scale(range=[opacity, opacity]), legend=None)
 
 
 def _js(text: str) -> str:
@@ -91,8 +125,12 @@ def finish(chart: alt.TopLevelMixin, name: str, description: str, select: list[s
     """Attach the screen-reader description and shared config; return the Vega-Lite dict.
 
     select: the state fields a click on a mark sets from its row (the page's charts.js reads
-    them from usermeta); None for a chart that is only read."""
+    them from usermeta); None for a chart that is only read. A chart whose legend lists only
+    what is drawn (DRAWN_VALUES) is marked ``relayout``: its legend's size is known only after
+    the view has run, so the page lays it out again after each new state."""
     meta = {"chart": name, "description": description, **({"select": select} if select else {})}
+    if DRAWN_VALUES.to_dict()["expr"] in json.dumps(chart.to_dict(validate=False)):
+        meta["relayout"] = True
     chart = chart.properties(description=description, usermeta=meta)
     chart = chart.configure(font=FONT).configure_title(anchor="start", subtitlePadding=4, fontSize=14)
     spec = chart.to_dict()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import (GREY, axis, column, current, field, field_label, finish, label, label_expr, source, title,
-                     walk)
+from .common import (DRAWN_VALUES, GREY, axis, column, current, drawn, field, field_label, finish, label,
+                     label_expr, source, title, walk)
 
 NAME = "decision"
 DESCRIPTION = ("Three heatmaps, one per kind of traffic (chat, summarisation, code editing), over batch size and "
@@ -23,6 +23,9 @@ COLUMNS = [column("task_label", "traffic"), column("batch", "concurrent sequence
            column("gamma", "best γ", "int"), column("alpha", "its α"), column("speedup", "speedup", "times"),
            column("fits", "fits in memory", "yes")]
 CELL_NONE = GREY
+# A cell where even the best choice is slower than plain decoding is coloured as this key.
+PLAIN_WINS = "plain"
+PLAIN_WINS_LABEL = "none: plain decoding is faster"
 STEP_X, STEP_Y = 37, 26  # px per context column, per batch row
 RING_WIDTH, RING_HEIGHT = STEP_X + 3, STEP_Y + 3  # round the cell, over the gaps between cells
 FRAME_WIDTH, FRAME_HEIGHT = STEP_X - 4, STEP_Y - 3.5  # inside the cell, clear of its gaps
@@ -37,12 +40,14 @@ def spec(context: dict) -> dict:
     colours = context["colours"]["drafter"]
     tasks = context["labels"]["task"]
     drafters = list(labels)
+    winners = [*drafters, PLAIN_WINS]
     base = alt.Chart(source(NAME)).transform_calculate(
+        winner=f"datum.speedup <= 1 ? '{PLAIN_WINS}' : datum.drafter",
         label="'γ' + datum.gamma + '\\n' + format(datum.speedup, '.2f') + '×'",
         drafter_name=label_expr(labels, "datum.drafter"),
         shown="format(datum.speedup, '.2f') + '×'",
-        # α as the controls write it; the acceptance shape is a setting of its own
-        alpha_shown="format(datum.alpha, '.0%')",
+        # α as the controls and the prose write it; the acceptance shape is a setting of its own
+        alpha_shown="format(datum.alpha, '.2f')",
         shape_shown=label_expr(context["labels"]["acceptance"], "datum.acceptance"),
         verdict="datum.speedup > 1 ? 'faster than plain decoding' : 'plain decoding is faster'",
         # the configuration's GPUs' memory, from the data: the map follows the state
@@ -54,16 +59,15 @@ def spec(context: dict) -> dict:
               axis=alt.Axis(labelAngle=0, orient="top",
                             labelExpr="datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"))
     y = alt.Y("batch:O", title="concurrent sequences", scale=gap)
+    # The legend lists the winners this state's cells show (the catalog has draft models no cell
+    # may pick), grey included where plain decoding wins: don't speculate.
     cells = base.mark_rect(cursor="pointer").encode(
         x=x, y=y,
-        # Where even the best choice is slower than plain decoding, the cell is grey: don't speculate.
-        color=alt.condition(
-            "datum.speedup <= 1", alt.value(CELL_NONE),
-            alt.Color("drafter:N", title="best drafter",
-                      scale=alt.Scale(domain=drafters, range=[colours[d] for d in drafters]),
-                      legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(labels),
-                                        symbolStrokeWidth=0)),
-        ),
+        color=alt.Color("winner:N", title="best drafter",
+                        scale=alt.Scale(domain=winners, range=[*(colours[d] for d in drafters), CELL_NONE]),
+                        legend=alt.Legend(orient="bottom", columns=1, values=DRAWN_VALUES, symbolStrokeWidth=0,
+                                          labelExpr=label_expr({**labels, PLAIN_WINS: PLAIN_WINS_LABEL}))),
+        opacity=drawn("winner:N", winners),
         tooltip=[alt.Tooltip("task_label:N", title="traffic"),
                  alt.Tooltip("batch:O", title="concurrent sequences", format=","),
                  alt.Tooltip("context:O", title="context (tokens)", format=","),
@@ -98,7 +102,7 @@ def spec(context: dict) -> dict:
         spacing=14,
     ).properties(
         title=title("Best drafter and γ, by traffic", "Colour: the fastest drafter at its typical",
-                    "acceptance; text: its γ and speedup. Grey:", "plain decoding wins. Framed in white: does",
+                    "acceptance (grey: none beats plain decoding);", "text: its γ and speedup. Framed in white: does",
                     "not fit. Click a cell to open it above."),
     )
     return finish(chart, NAME, DESCRIPTION, select=SELECT)

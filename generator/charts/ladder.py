@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, REFERENCE, axis, column, current, field, finish, label_expr, source, title, walk
+from .common import (BLUE, DRAWN_VALUES, ORANGE, REFERENCE, axis, column, current, drawn, field, finish, label_expr,
+                     source, title, walk)
 
 NAME = "ladder"
 DESCRIPTION = ("Bar chart of the speedup of speculative decoding over plain decoding under the current cost model "
@@ -38,6 +39,7 @@ def spec(context: dict) -> dict:
     outcome_colours = alt.Scale(domain=OUTCOMES, range=[BLUE, ORANGE])
     colour = alt.Color("outcome:N", title=None, scale=outcome_colours,
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square", symbolStrokeWidth=0,
+                                         values=DRAWN_VALUES,
                                          labelExpr="datum.value === 'faster' ? 'faster than plain'"
                                                    " : 'slower than plain'"))
     tooltip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("shown:N", title="speedup"),
@@ -52,6 +54,7 @@ def spec(context: dict) -> dict:
         # A state that does not fit in the GPU's memory is drawn faint with a dashed edge: possible
         # only on paper. Only the fill fades, so the edge keeps its full colour.
         fillOpacity=alt.FillOpacity("shade:Q", scale=None, legend=None),
+        opacity=drawn("outcome:N", OUTCOMES),
         # The current rung is outlined in the ink (black on white, near-white on slate): it stands
         # out in either palette, also where it does not fit and is faint.
         stroke=alt.condition("datum.current", alt.value("currentColor"), alt.Stroke("outcome:N", legend=None, scale=outcome_colours)),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import ORANGE, TEAL, axis, column, field, finish, label, literal, source, title
+from .common import ORANGE, TEAL, axis, column, field, finish, formatted, label, literal, source, title
 
 NAME = "memory"
 SAYS_IF_IT_FITS = False  # the same rows at any batch and context
@@ -27,11 +27,12 @@ ROW_STEP = 34
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         weight_gib="datum.weight_bytes / 1073741824", kv_kib_per_token="datum.kv_bytes_per_token / 1024",
-        weights_shown="format(datum.weight_bytes / 1073741824, ',.3~r') + ' GiB'",
-        kv_shown="format(datum.kv_bytes_per_token / 1024, ',.0f') + ' KiB'",
+        # rounded as the prose and the data table round them
+        weights_shown=formatted("datum.weight_bytes", "gib"),
+        kv_shown=formatted("datum.kv_bytes_per_token", "kib"),
         # the bars' value labels: numbers only, the unit is in the axis title
-        weights_value="format(datum.weight_bytes / 1073741824, '.3~g')",
-        kv_value="format(datum.kv_bytes_per_token / 1024, '.3~g')",
+        weights_value=formatted("datum.weight_bytes", "gib", suffix=False),
+        kv_value=formatted("datum.kv_bytes_per_token", "kib", suffix=False),
     )
     colour = alt.Color("role:N", title=None, scale=alt.Scale(domain=["target", "drafter"], range=[ORANGE, TEAL]),
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, PURPLE, REFERENCE, column, finish, source, title
+from .common import BLUE, ORANGE, PURPLE, REFERENCE, column, finish, formatted, source, title
 
 NAME = "moe"
 DESCRIPTION = ("Line chart of the speedup of an EAGLE-3 head at γ = 2 over plain decoding against batch size (log "
@@ -23,9 +23,10 @@ def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         series="datum.label + (datum.tp > 1 ? ' (' + datum.tp + ' GPUs)' : ' (1 GPU)')",
         shown="format(datum.speedup, '.2f') + '×'",
+        # expected distinct experts: fractional, written as the prose and the data table write them
         experts="datum.experts_plain === null ? 'dense: every weight, every step' : "
-                "format(datum.experts_plain, '.0f') + ' of 128 plain, ' + format(datum.experts_verify, '.0f') + "
-                "' verifying'",
+                + formatted("datum.experts_plain", "num1") + " + ' of 128 plain, ' + "
+                + formatted("datum.experts_verify", "num1") + " + ' verifying'",
     )
     x = alt.X("batch:Q", title="concurrent sequences (log scale)", scale=alt.Scale(type="log", base=2),
               axis=alt.Axis(values=[1, 4, 16, 64, 256]))

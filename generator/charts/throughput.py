@@ -4,7 +4,8 @@ from __future__ import annotations
 import altair as alt
 
 from ..axes import MEASURED_STUDIES
-from .common import BLUE, PURPLE, TEAL, axis, column, current, field, finish, label, label_expr, source, title, walk
+from .common import (BLUE, DRAWN_TITLE_OPACITY, DRAWN_VALUES, PURPLE, TEAL, axis, column, current, drawn, field,
+                     finish, label, label_expr, source, title, walk)
 
 NAME = "throughput"
 DESCRIPTION = ("Line chart of plain decoding throughput in tokens per second for each batch size from 1 to 1024 "
@@ -50,13 +51,16 @@ def spec(context: dict) -> dict:
         measured_shown="format(datum.tokens_per_s, ',.0f')",
         context_shown="format(datum.measured_context, ',.0f') + ' tokens'",
         fitted="'yes: the calibrated model was fitted to it'",
-    ).mark_point(shape="diamond", size=80, filled=True, opacity=0.95,
+    ).mark_point(shape="diamond", size=80, filled=True,
                  # the data table carries the measurements; an empty layer would be an unnamed graphic
                  aria=False).encode(
         x=x, y=alt.Y("tokens_per_s:Q"),
         color=alt.Color("study:N", title="measured", scale=alt.Scale(domain=list(studies), range=STUDY_COLOURS),
+                        # only the studies measured at this context: none at most contexts
                         legend=alt.Legend(orient="top", direction="horizontal", labelExpr=label_expr(studies),
-                                          symbolType="diamond")),
+                                          symbolType="diamond", values=DRAWN_VALUES,
+                                          titleOpacity=DRAWN_TITLE_OPACITY)),
+        opacity=drawn("study:N", list(studies), 0.95),
         tooltip=[alt.Tooltip("study_label:N", title="measured by"), alt.Tooltip("batch:O", title="concurrent sequences", format=","),
                  alt.Tooltip("measured_shown:N", title="plain tokens/s"),
                  alt.Tooltip("context_shown:N", title="context when measured"),

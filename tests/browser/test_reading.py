@@ -72,6 +72,8 @@ def test_without_javascript(new_context, artifacts):
     assert page.locator("#simulation [data-token-row] li").count() > 0
     # The controls cannot work: they look it, and the note says so.
     assert page.eval_on_selector("#simulation form.spec-sim__controls", "f => Number(getComputedStyle(f).opacity)") < 1
+    # …and nothing that only the script can do is offered (Copy link, Reset)
+    assert page.locator("#simulation button:visible").count() == 0
     page.screenshot(path=artifacts / "no-js.png", full_page=True)
 
     page.goto("/model/")

@@ -457,6 +457,14 @@ def test_every_link_the_theme_writes_keeps_the_state(page, page_log):
         a.id = 'late-link'; a.textContent = 'engine log';
         document.querySelector('article').append(a);
     }""")
+    # opened in a new tab or copied, the browser reads its href: the reader's press, right click
+    # or Tab onto it brings it up to date first
+    unlink = "() => { const a = document.querySelector('#late-link'); const u = new URL(a.href); u.search = ''; a.href = u.href; }"
+    for make_ready in ("pointerdown", "contextmenu", "focusin"):
+        page.evaluate(unlink)
+        page.dispatch_event("#late-link", make_ready)
+        assert query in page.eval_on_selector("#late-link", "a => a.href"), make_ready
+    page.evaluate(unlink)
     page.locator("#late-link").click()
     page.wait_for_function("() => location.hash === '#the-engine-log'")
     assert current_query(page) == query

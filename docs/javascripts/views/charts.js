@@ -30,6 +30,9 @@ function loadBundle() {
   return bundle;
 }
 
+// The scale whose domain a legend of only what is drawn lists (generator/charts/common.py).
+const DRAWN_SCALE = "opacity";
+
 const specs = new Map();
 function loadSpec(path) {
   const url = new URL(path, siteRoot).href;
@@ -96,6 +99,7 @@ class Chart {
         return;
       }
       this.result = result;
+      this.relayout = spec.usermeta?.relayout === true;
       this.listenForSelect(spec.usermeta?.select);
       if (this.rows) await this.apply();
       this.show();
@@ -132,10 +136,17 @@ class Chart {
     this.show();
   }
 
-  apply() {
+  async apply() {
     const view = this.result.view;
+    const drawn = () => (this.relayout ? String(view.scale(DRAWN_SCALE)?.domain()) : "");
+    const before = drawn();
     for (const [name, rows] of Object.entries(this.rows)) view.data(name, rows);
-    return view.runAsync();
+    await view.runAsync();
+    // A legend listing only what is drawn (generator/charts/common.py, DRAWN_VALUES) learns its
+    // entries in the pulse that lays the chart out, too late for its size: when they change, lay
+    // the chart out again.
+    if (this.relayout && (!this.laidOut || drawn() !== before)) await view.resize().runAsync();
+    this.laidOut = true;
   }
 
   // The view cannot be made or run: the static picture stays, for good.
