@@ -404,3 +404,10 @@ def test_no_invisible_marks_stretch_an_axis(specs, name):
     hidden = [path for path, value in _walk(specs[name]) if path[-1] == "mark" and isinstance(value, dict)
               and value.get("opacity") == 0]
     assert hidden == []
+
+
+def test_every_drafter_of_the_shares_chart_has_the_dash_its_subtitle_names(site):
+    from generator.charts.shares import DASHES
+
+    drafters = {row["drafter"] for row in _rows(site, "shares")["table"]}
+    assert drafters and drafters <= set(DASHES), drafters

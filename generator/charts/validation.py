@@ -23,14 +23,16 @@ SERIES_LABELS = {"measured": "measured (vLLM, H100)", "calibrated": "calibrated 
 SERIES_COLOURS = ["currentColor", BLUE, PURPLE, ORANGE]
 
 
-def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, tooltip: list) -> alt.LayerChart:
-    """Model lines (one per setting and model) under the measured points; shared with the shares chart."""
+def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, tooltip: list,
+                  dash: alt.StrokeDash | None = None) -> alt.LayerChart:
+    """Model lines (one per setting and model) under the measured points; shared with the shares
+    chart, whose lines also differ by ``dash`` (a stroke dash per drafter)."""
     colour = alt.Color("series:N", title=None, scale=alt.Scale(domain=SERIES, range=SERIES_COLOURS),
                        legend=alt.Legend(orient="top", columns=2, labelExpr=label_expr(SERIES_LABELS), labelLimit=170,
                                          symbolType="diamond"))
     lines = chart.transform_filter("datum.series !== 'measured'").mark_line(point=alt.OverlayMarkDef(size=18),
                                                                              strokeWidth=1.5).encode(
-        x=x, y=y, color=colour, detail="setting:N", tooltip=tooltip)
+        x=x, y=y, color=colour, detail="setting:N", tooltip=tooltip, **({"strokeDash": dash} if dash else {}))
     points = chart.transform_filter("datum.series === 'measured'").mark_point(
         filled=True, size=60, shape="diamond").encode(x=x, y=y, color=colour, tooltip=tooltip)
     return alt.layer(lines, points)

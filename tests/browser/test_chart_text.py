@@ -71,7 +71,9 @@ LEGENDS = """() => [...document.querySelectorAll('.spec-chart.is-live')].map(cha
   const svg = chart.querySelector('.spec-chart__view svg');
   const paint = (e) => [e.getAttribute('fill'), e.getAttribute('stroke')]
     .filter(c => c && c !== 'none' && c !== 'transparent' && !c.startsWith('url')).map(c => c.toLowerCase());
-  const entries = [...svg.querySelectorAll('.role-legend .role-legend-symbol')].flatMap(g =>
+  // colour legends only (a legend of dashes draws its symbols in the ink)
+  const colourLegends = [...svg.querySelectorAll('.role-legend')].filter(l => /colou?r/.test(l.getAttribute('aria-label') || ''));
+  const entries = colourLegends.flatMap(l => [...l.querySelectorAll('.role-legend-symbol')]).flatMap(g =>
     [...g.querySelectorAll('path')].map(p => {
       const label = p.closest('.role-legend-symbol').parentElement.querySelector('.role-legend-label text')?.textContent || '';
       return [label, paint(p)[0] || ''];
