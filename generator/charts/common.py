@@ -7,7 +7,6 @@ contrast against both white and near-black (#121212) backgrounds.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 import altair as alt
@@ -126,10 +125,10 @@ def finish(chart: alt.TopLevelMixin, name: str, description: str, select: list[s
 
     select: the state fields a click on a mark sets from its row (the page's charts.js reads
     them from usermeta); None for a chart that is only read. A chart whose legend lists only
-    what is drawn (DRAWN_VALUES) is marked ``relayout``: its legend's size is known only after
-    the view has run, so the page lays it out again after each new state."""
+    what is drawn (DRAWN_VALUES) and grows with its entries is marked ``relayout``: Vega learns
+    the entries after it has laid the view out, so the page lays it out again when they change."""
     meta = {"chart": name, "description": description, **({"select": select} if select else {})}
-    if DRAWN_VALUES.to_dict()["expr"] in json.dumps(chart.to_dict(validate=False)):
+    if _relayout(chart.to_dict(validate=False)):
         meta["relayout"] = True
     chart = chart.properties(description=description, usermeta=meta)
     chart = chart.configure(font=FONT).configure_title(anchor="start", subtitlePadding=4, fontSize=14)
@@ -137,6 +136,20 @@ def finish(chart: alt.TopLevelMixin, name: str, description: str, select: list[s
     for unit in _units(spec):
         _describe_marks(unit)
     return spec
+
+
+def _relayout(node) -> bool:
+    """Whether a legend of only what is drawn changes its height with its entries: one entry a
+    row, or a title that shows only with entries. (One row of entries across the top changes
+    only its width, which the plot's size does not depend on: no second layout.)"""
+    if isinstance(node, dict):
+        values = node.get("values")
+        if isinstance(values, dict) and values.get("expr") == DRAWN_VALUES.to_dict()["expr"]:
+            return node.get("direction") != "horizontal" or "titleOpacity" in node
+        return any(_relayout(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_relayout(v) for v in node)
+    return False
 
 
 MARK_DESCRIPTION = "mark_description"
