@@ -305,3 +305,15 @@ def test_a_fixed_figure_names_the_points_it_leaves_out_because_they_do_not_fit(p
     for point in left_out:
         assert f"{point['label']} at {point['batch']:,} sequences" in figure, point
     assert "do not fit" in figure
+
+
+def test_a_sentence_of_live_rates_says_when_the_state_does_not_fit(pages):
+    """Prose that reads the current state's speedup or rates out also says, when that state does
+    not fit in memory, that they are on paper only (found once: "0.12×" at 1,024 sequences and
+    32k tokens with no word of the 8,882 GB it needs)."""
+    paragraphs = [p for p in pages["index.md"].split("\n\n")
+                  if not p.lstrip().startswith("<") and re.search(r'data-live="(speedup|spec_tokens_per_s)"', p)]
+    assert paragraphs
+    for paragraph in paragraphs:
+        note = re.search(r"<em data-fit-note data-search-exclude( hidden)?>(.*?)</em>", paragraph, re.S)
+        assert note and 'data-live="memory_required_bytes"' in note[2], paragraph[:120]

@@ -129,6 +129,13 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     cli = _cli("--drafter", "ngram", "--batch", "1", stdin=(DATA / "v1-ngram.log").read_text())
     assert _times(cli["advice"]["speedup"]) in status
     _check_answer_against_cli(home, cli)
+    # read again as it stands, the example is still the example: its drafter stays (found once:
+    # "Read my numbers" after the example priced the reader's earlier drafter instead)
+    home.evaluate("() => { document.querySelector('[data-metrics-status]').textContent = ''; }")
+    home.click("[data-metrics-form] button[type=submit]")
+    assert "Predicted for n-gram" in _wait_read(home)
+    wait_rendered(home, query_of(state))
+    assert current_query(home) == query_of(state)
     # the reader moves their load: the answer follows, still the command line's
     home.select_option("#metrics-batch", "64")
     wait_rendered(home, query_of({**state, "batch": 64}))

@@ -281,9 +281,12 @@ export function mountMetrics(root, manifest, { apply, current }) {
     return `Predicted for ${labels.drafter[state.drafter]} on ${labels.gpu[state.gpu]}: ${format("times", speedup)} at ${sequences(state.batch)}; best γ there ${here.best}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
   }
 
+  const exampleButton = root.querySelector("[data-action=metrics-example]");
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    read(textarea.value);
+    // The example's text read again is still the example: its drafter, not the reader's.
+    const isExample = exampleButton && textarea.value === exampleButton.dataset.example;
+    read(textarea.value, { example: isExample ? exampleButton.dataset.drafter || null : null });
   });
   root.querySelector("[data-action=metrics-example]")?.addEventListener("click", (event) => {
     const button = event.currentTarget;
