@@ -173,6 +173,23 @@ def test_another_configuration_keeps_the_fit_where_its_data_allow_and_says_where
     assert home.locator("[data-metrics-status]").inner_text() == ""
 
 
+def test_the_summary_names_the_shape_it_prices_where_the_settings_lack_the_best_fits(home):
+    # found once: "Best fit: acceptance rising with position, α = 0.50. Predicted … 1.52×", the
+    # 1.52× priced at falling α = 0.65 and said only further down
+    home.goto("/?gpu=h200")
+    wait_rendered(home, "?gpu=h200")
+    home.click("[data-action=metrics-example]")
+    status = _wait_read(home)
+    reading, fit, _ = _python((DATA / "v1-ngram.log").read_text())
+    falling_alpha = min(FIELDS["alpha"].grid, key=lambda a: fit_acceptance(
+        Reading(**{**reading.__dict__, "per_position_acceptance": reading.per_position_acceptance}), [a]).residuals["falling"])
+    falling = manifest()["labels"]["acceptance"]["falling"]
+    assert f"Predicted for n-gram prompt lookup on H200 SXM with acceptance {falling}, α = {falling_alpha:.2f}" in status
+    # and the table of fits gives that shape's α, not a dash
+    rows = home.eval_on_selector_all("[data-metrics-fits] tr", "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
+    assert [f"{falling_alpha:.2f}"] == [r[1] for r in rows if r[0].startswith(falling)]
+
+
 def test_a_readers_own_paste_does_not_keep_the_examples_drafter(home):
     home.click("[data-action=metrics-example]")
     _wait_read(home)

@@ -103,7 +103,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
     body.replaceChildren(...Object.entries(fit.residuals).map(([shape, r]) => {
       const tr = el("tr");
       if (shape === fit.shape) tr.className = "spec-metrics__best";
-      tr.append(el("td", labels[shape] + (shape === fit.shape ? " (best)" : "")), el("td", shape === fit.shape ? fixed(fit.alpha, 2) : "–"), el("td", fixed(r, 3)));
+      // every shape's own best α: the answer may use another shape than the best (adjust)
+      const alpha = shape in fit.alphas ? fit.alphas[shape] : shape === fit.shape ? fit.alpha : null;
+      tr.append(el("td", labels[shape] + (shape === fit.shape ? " (best)" : "")), el("td", alpha === null ? "–" : fixed(alpha, 2)), el("td", fixed(r, 3)));
       return tr;
     }));
   }
@@ -278,7 +280,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
     breakCodeAtSeparators(box);
     fitWideTables(box);
     const rung = pays.replace(/:.*$/, "").replace(/\.$/, "");
-    return `Predicted for ${labels.drafter[state.drafter]} on ${labels.gpu[state.gpu]}: ${format("times", speedup)} at ${sequences(state.batch)}; best γ there ${here.best}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
+    // a configuration without the best fit's shape is priced at the best shape it holds: say so here
+    const shape = state.acceptance === fit.shape ? "" :
+      ` with acceptance ${labels.acceptance[state.acceptance]}, α = ${fixed(state.alpha, 2)} (the nearest these settings hold)`;
+    return `Predicted for ${labels.drafter[state.drafter]} on ${labels.gpu[state.gpu]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; best γ there ${here.best}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
   }
 
   const exampleButton = root.querySelector("[data-action=metrics-example]");
