@@ -6,8 +6,8 @@ import altair as alt
 
 from specmodel.breakdown import STEP_PARTS
 
-from .common import BLUE, DRAWN_VALUES, ORANGE, TEAL, axis, column, drawn, duration_text, field, finish, formatted, \
-    label, label_expr, source, title, walk
+from .common import BLUE, DRAWN_VALUES, ORANGE, TEAL, axis, column, drawn, duration_text, field, finish, label, \
+    label_expr, source, title, walk
 
 NAME = "breakdown"
 DESCRIPTION = ("Stacked horizontal bars of one step's time in milliseconds under three cost models (the ideal "
@@ -90,10 +90,10 @@ def spec(context: dict) -> dict:
     # Each bar says what it is and how long it takes, at its end.
     ends = base.transform_calculate(
         # An iteration emits E[L] tokens, a plain step one: the time per token of each, for comparison.
-        # written as the prose and the data table write a step's time
-        tag="datum.step === 'iteration' ? 'spec. ' + " + formatted("datum.total_s", "ms") + " + '\\n'"
-            " + " + formatted("datum.total_s / datum.mean_acceptance_length", "ms") + " + '/token'"
-            " : 'plain ' + " + formatted("datum.total_s", "ms") + " + '\\n(one token)'").mark_text(
+        # written as the prose writes a step's time
+        tag="datum.step === 'iteration' ? 'spec. ' + " + duration_text("datum.total_ms") + " + '\\n'"
+            " + " + duration_text("datum.total_ms / datum.mean_acceptance_length") + " + '/token'"
+            " : 'plain ' + " + duration_text("datum.total_ms") + " + '\\n(one token)'").mark_text(
         align="left", dx=4, fontSize=9, lineBreak="\n", baseline="middle", dy=-5).encode(
         y=y, yOffset=offset, x=alt.X("total_ms:Q", scale=x_scale), text="tag:N", color=alt.value("currentColor"))
     chart = alt.layer(bars, ends).properties(

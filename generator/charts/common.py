@@ -74,9 +74,11 @@ def formatted(expr: str, name: str, suffix: bool = True) -> str:
 
 
 def duration_text(ms: str) -> str:
-    """A duration given in milliseconds, in ms, or in µs below 1 ms (not "0.000978 ms")."""
-    return (f"(abs({ms}) < 1 ? format({ms} * 1000, ',.3~r') + ' µs'"
-            f" : format({ms}, ',.3~r') + ' ms')")
+    """A duration given in milliseconds, as the prose writes one (format "ms": "16.76 ms", never
+    "16.8 ms" beside it) up to 100 ms, the largest the prose quotes; whole milliseconds above
+    ("16,281 ms", not "16,281.32 ms"); in µs below 1 ms ("978 µs", not "0.00 ms")."""
+    return (f"(abs({ms}) < 1 ? format({ms} * 1000, ',.3~r') + ' µs' : abs({ms}) < 100 ? "
+            + formatted(f"({ms}) / 1000", "ms") + f" : format({ms}, ',.0f') + ' ms')")
 
 
 def percent_text(pct: str) -> str:

@@ -33,12 +33,12 @@ def spec(context: dict) -> dict:
     models = context["labels"]["cost_model"]
     studies = context["labels"]["measured_study"]
     base = alt.Chart(source(NAME)).transform_calculate(
-        plain_shown="format(datum.plain, ',.0f')",
+        plain_shown="format(datum.plain, ',.0f') + ' tokens/s'",
         # one line: the value and which model gives it (a tooltip's titles are fixed, the other model is not)
         other_plain_shown="format(datum.other_plain, ',.0f') + ' tokens/s (' + " + label_expr(models, "datum.other") + " + ')'",
     )
     x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0))
-    tip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("plain_shown:N", title="plain tokens/s"),
+    tip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("plain_shown:N", title="plain decoding"),
            alt.Tooltip("other_plain_shown:N", title="other cost model")]
     y = alt.Y("plain:Q", title="plain decoding, tokens/s", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"))
     line = base.mark_line(point=True, color=BLUE, strokeWidth=2).encode(x=x, y=y, tooltip=tip)
