@@ -53,6 +53,10 @@ class Chart {
     this.name = el.dataset.chart;
     this.rows = null; // the latest rows asked for, applied once the view exists
     this.result = null; // vegaEmbed's {view, finalize}
+    // The view's legend lists only what is drawn and grows with it (usermeta.relayout): laid out
+    // again when its entries change, and once after its first rows (see apply).
+    this.relayout = false;
+    this.laidOut = false;
     this.generation = 0; // bumped to drop an embed in flight (page left, charts stopped)
     // Why the static picture is shown instead of the view, if it is: the view cannot be made
     // (failure), or the current state's rows could not be had (missing).

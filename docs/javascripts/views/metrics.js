@@ -293,7 +293,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const isExample = exampleButton && textarea.value === exampleButton.dataset.example;
     read(textarea.value, { example: isExample ? exampleButton.dataset.drafter || null : null });
   });
-  root.querySelector("[data-action=metrics-example]")?.addEventListener("click", (event) => {
+  exampleButton?.addEventListener("click", (event) => {
     const button = event.currentTarget;
     textarea.value = button.dataset.example;
     read(textarea.value, { example: button.dataset.drafter || null });
@@ -307,7 +307,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       event.stopPropagation();
       root.scrollIntoView({ block: "nearest" }); // as little as brings the box into view
       textarea.focus({ preventScroll: true });
-      root.querySelector("[data-action=metrics-example]")?.click();
+      exampleButton?.click();
     });
   }
   root.querySelector("[data-action=metrics-clear]")?.addEventListener("click", () => {
