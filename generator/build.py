@@ -133,6 +133,7 @@ def prepare(catalog: Catalog | None = None, timings: Timings | None = None, ever
             # the picture's size, so the page reserves its room before it loads (no layout shift)
             size = re.search(r'<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"', picture)
             info["size"] = (round(float(size[1])), round(float(size[2]))) if size else None
+            info["fills_width"] = svg.fills_width(info["spec"])
         out["vendor/vega-bundle.js"] = svg.vega_bundle().encode()
     return Prepared(site, out, chart_info, demo, simulation_values(site))
 

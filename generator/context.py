@@ -175,6 +175,10 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         root = template_context.get("root", "")
         desc = html.escape(info["description"])
         size = f' width="{info["size"][0]}" height="{info["size"][1]}"' if info.get("size") else ""
+        # a chart as wide as its column keeps its drawn height at any width (spec.css)
+        fill = info.get("fills_width") and info.get("size")
+        if fill:
+            size += f' style="--picture-height: {info["size"][1]}px"'
         follows = CHARTS[name].ROWS is not None and getattr(CHARTS[name], "FOLLOWS_STATE", True)
         says_fit = follows and getattr(CHARTS[name], "SAYS_IF_IT_FITS", True)
         fits = sim["readouts"]["fits_in_memory"]
@@ -189,7 +193,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
             f"<figure class=\"spec-figure\" id=\"figure-{name}\">"
             f"<div class=\"spec-chart\" data-chart=\"{name}\" data-spec=\"{root}charts/{name}.vg.json\""
             f"{' data-follows-state' if follows else ''}>"
-            f"<img class=\"spec-chart__static\" src=\"{root}charts/{name}.svg\" alt=\"{desc}\"{size} loading=\"lazy\">"
+            f"<img class=\"spec-chart__static{' spec-chart__static--fill' if fill else ''}\" src=\"{root}charts/{name}.svg\" alt=\"{desc}\"{size} loading=\"lazy\">"
             f"</div>"
             + fit_note
             + (f"<figcaption>{html.escape(str(caption))}</figcaption>" if caption else "")

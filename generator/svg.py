@@ -63,6 +63,19 @@ def _inline(node, datasets: Mapping[str, list[dict]], width: int | None) -> set[
     return used
 
 
+def fills_width(spec) -> bool:
+    """Whether any view of a Vega-Lite spec is as wide as its container (``width: "container"``).
+
+    Such a chart keeps its drawn height at any width, so the page boxes its picture to that
+    height rather than scaling it (docs/stylesheets/spec.css, ``spec-chart__static--fill``)."""
+    if isinstance(spec, dict):
+        return spec.get("width") == "container" or any(
+            fills_width(value) for key, value in spec.items() if key not in ("data", "config", "usermeta"))
+    if isinstance(spec, list):
+        return any(fills_width(item) for item in spec)
+    return False
+
+
 def _description(spec: Mapping) -> str:
     meta = spec.get("usermeta") or {}
     text = spec.get("description") or meta.get("description")

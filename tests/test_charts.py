@@ -17,7 +17,7 @@ from generator.charts import CHART_NAMES, CHARTS, build_spec, data_urls, dataset
 from generator.charts.common import finish, label_expr
 from generator.formats import format_value
 from generator.sampler_demo import run_sampler_demo
-from generator.svg import check_vegalite_version, render_svg, spec_vegalite_version, vega_bundle
+from generator.svg import check_vegalite_version, fills_width, render_svg, spec_vegalite_version, vega_bundle
 from specmodel import FIELDS, evaluate
 from generator.axes import BREAKDOWN_MODELS, site_state, site_typical_acceptance
 from generator.evidence import figure_rows
@@ -344,6 +344,14 @@ def test_render_fits_a_phone(specs, site, name):
     svg = render_svg(specs[name], _rows(site, name), width=None)
     width = float(re.search(r'<svg[^>]* width="([0-9.]+)"', svg).group(1))
     assert width <= 343, f"{name} is {width} px wide: too wide for a 375 px screen"
+
+
+def test_fills_width_finds_a_container_width_in_any_view(specs):
+    # the page boxes such a chart's picture to its drawn height (spec.css): a wrong answer moves text
+    assert fills_width(specs["ladder"]) and fills_width(specs["breakdown"])
+    assert not fills_width(specs["decision"]) and not fills_width(specs["memory"])
+    assert fills_width({"vconcat": [{"width": 300}, {"layer": [{"width": "container"}]}]})
+    assert not fills_width({"width": 300, "config": {"view": {"width": "container"}}})
 
 
 def test_render_svg_draws_the_given_rows(specs, site):

@@ -319,3 +319,33 @@ def test_the_bar_sits_over_the_text_and_keeps_each_value_with_its_label(new_cont
     # Before the reader reaches the simulation, the page's opening is not about a state: no bar.
     page.evaluate("() => scrollTo(0, 0)")
     page.wait_for_function("() => document.querySelector('#simulation [data-bar]').hidden")
+
+
+# Per chart: the height of its live view, and of its picture, shown for a moment in its place.
+ROOM = """() => [...document.querySelectorAll('.spec-chart.is-live')].map((el) => {
+  const view = el.querySelector('.spec-chart__view').getBoundingClientRect().height;
+  el.classList.remove('is-live');
+  const picture = el.querySelector('img').getBoundingClientRect().height;
+  el.classList.add('is-live');
+  return [el.dataset.chart, Math.round(view), Math.round(picture)];
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_live_chart_takes_the_room_its_picture_held(new_context, width):
+    """The picture stands in until the live view replaces it: it holds the view's room, so nothing
+    the reader is looking at moves (a chart as wide as its column is drawn at its height at any
+    width; a fixed-size one at its own size). The decision map's picture once took twice its view's
+    height, and a link clicked below such a chart jumped the page by hundreds of pixels."""
+    context = new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.eval_on_selector_all("#simulation details", "els => els.forEach(d => { d.open = true; })")
+    page.wait_for_function(ALL_LIVE, timeout=60_000)
+    rooms = page.evaluate(ROOM)
+    charts = page.eval_on_selector_all(".spec-chart[data-chart]", "els => els.map(e => e.dataset.chart)")
+    assert sorted(name for name, _, _ in rooms) == sorted(charts), rooms
+    # within a line of text: the browser and vl-convert measure label text slightly differently
+    moved = [(name, view, picture) for name, view, picture in rooms if abs(view - picture) > 12]
+    assert moved == [], moved
