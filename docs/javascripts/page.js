@@ -45,6 +45,10 @@ function relinkThisPage() {
 // of links. A link clicked meanwhile is brought up to date by keepStateOnClick.
 const URL_AFTER_MS = 150;
 
+// The sliders whose every step needs other files (manifest contract "files": the shards are by
+// α, the step breakdowns by γ); batch and context stay inside the state's files.
+const PREFETCHED_DIMS = ["alpha", "gamma"];
+
 // Links written after the page loaded (search results) get the query when followed: in the
 // capture phase, before the theme's instant navigation reads the link. Also when the reader
 // presses on one, focuses it or opens its menu: a link opened in a new tab or copied is read by
@@ -286,11 +290,14 @@ class Page {
     if (shown.data) prefetch(this.manifest, this.neighbours(state));
   }
 
-  // The states one α step away (their shards are the next a slider move needs).
+  // The states one slider step away whose files differ from this one's (α's shards, γ's step
+  // breakdowns): the next files a slider move needs, in before the reader moves it.
   neighbours(state) {
-    const alphas = this.manifest.axes.alpha;
-    const i = alphas.indexOf(state.alpha);
-    return [i - 1, i + 1].filter((j) => j >= 0 && j < alphas.length).map((j) => ({ ...state, alpha: alphas[j] }));
+    return PREFETCHED_DIMS.flatMap((dim) => {
+      const axis = this.manifest.axes[dim];
+      const i = axis.indexOf(state[dim]);
+      return [i - 1, i + 1].filter((j) => j >= 0 && j < axis.length).map((j) => ({ ...state, [dim]: axis[j] }));
+    });
   }
 
   // --- showing the numbers ---------------------------------------------------------------

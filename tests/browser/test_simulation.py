@@ -490,3 +490,17 @@ LINKS_WITHOUT_THE_STATE = """query => [...document.querySelectorAll('a[href]')].
   a.origin === location.origin && !a.classList.contains('explore') && !a.pathname.includes('/assets/')
   && (a.pathname.endsWith('/') || a.pathname.endsWith('.html')) && a.search !== query
 ).map((a) => [a.textContent.trim().slice(0, 40), a.getAttribute('href')])"""
+
+
+def test_the_files_of_the_next_alpha_and_gamma_steps_are_in_before_the_slider_moves(page, page_log):
+    """α's shards and γ's step breakdowns are separate files: the ones a step of either slider
+    needs next are fetched once the state is shown, so the step itself waits on no network."""
+    page.goto("/?gamma=3&alpha=0.6")
+    wait_rendered(page, "?gamma=3&alpha=0.6")
+    page.wait_for_load_state("networkidle")
+    alphas = manifest()["axes"]["alpha"]
+    i = alphas.index(0.6)
+    fetched = {url.split("?")[0].rsplit("/", 1)[1] for url in page_log.requests if "/data/" in url}
+    state = state_for("")
+    assert {f"{state['drafter']}-g{g}.json" for g in (2, 3, 4)} <= fetched, fetched
+    assert {f"{state['acceptance']}-{state['workload']}-a{j}.json" for j in (i - 1, i, i + 1)} <= fetched, fetched
