@@ -349,3 +349,19 @@ def test_a_live_chart_takes_the_room_its_picture_held(new_context, width):
     # within a line of text: the browser and vl-convert measure label text slightly differently
     moved = [(name, view, picture) for name, view, picture in rooms if abs(view - picture) > 12]
     assert moved == [], moved
+
+
+def test_a_picture_that_stays_for_good_scales_to_the_column(new_context):
+    """Once the chart library has failed no view is coming: the picture is not kept boxed to the
+    view's height (on a phone, a small picture over an empty box) but scaled to the column."""
+    context = new_context(allowed_errors="ERR_FAILED|vega-bundle", viewport={"width": 375, "height": 900})
+    page = context.new_page()
+    page.route("**/vendor/vega-bundle.js", lambda route: route.abort())
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_selector("#figure-gamma .spec-chart.is-failed")
+    boxed = page.eval_on_selector_all(".spec-chart.is-failed img.spec-chart__static--fill", """els => els
+      .map((e) => { const r = e.getBoundingClientRect(); return [e.closest('.spec-chart').dataset.chart,
+        Math.round(r.height), Math.round(r.width * e.getAttribute('height') / e.getAttribute('width'))]; })
+      .filter(([, height, scaled]) => Math.abs(height - scaled) > 2)""")
+    assert boxed == [], boxed
