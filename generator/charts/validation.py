@@ -12,7 +12,7 @@ DESCRIPTION = ("Plain decoding step time in milliseconds against batch size (log
                "(lines) at the same batch and context.")
 ROWS = None  # the build writes them (generator/evidence.py)
 FOLLOWS_STATE = False
-COLUMNS = [column("row", "row"), column("study", "measured by"), column("batch", "concurrent sequences", "int"),
+COLUMNS = [column("row", "no."), column("study", "measured by"), column("batch", "concurrent sequences", "int"),
            column("context", "context (tokens)", "int"), column("measured", "measured (ms)", "num"),
            column("calibrated", "calibrated (ms)", "num"), column("per-kernel", "ideal, kernel by kernel (ms)", "num"),
            column("whole-pass", "ideal, whole pass (ms)", "num"), column("read_off_plot", "read off a plot", "yes"),
@@ -21,6 +21,9 @@ SERIES = ["measured", "calibrated", "per-kernel", "whole-pass"]
 SERIES_LABELS = {"measured": "measured (vLLM, H100)", "calibrated": "calibrated model",
                  "per-kernel": "ideal, kernel by kernel", "whole-pass": "ideal, whole pass"}
 SERIES_COLOURS = ["currentColor", BLUE, PURPLE, ORANGE]
+# How a study gave the context of a measurement (specmodel.calibration.measurements), in words.
+CONTEXT_BASIS = {"stated": "as the study states it", "implied": "worked out from its input and output lengths",
+                 "fitted": "fitted, the study does not state it"}
 
 
 def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, tooltip: list,
@@ -42,7 +45,7 @@ def tooltip(value_title: str) -> list:
     return [alt.Tooltip("series_name:N", title="series"), alt.Tooltip("shown:N", title=value_title),
             alt.Tooltip("batch:Q", title="concurrent sequences", format=","),
             alt.Tooltip("context_shown:N", title="context"),
-            alt.Tooltip("study:N", title="measured by"), alt.Tooltip("row:Q", title="row of the measurements file"),
+            alt.Tooltip("study:N", title="measured by"), alt.Tooltip("row:Q", title="measurement no."),
             alt.Tooltip("read_shown:N", title="read off a plot"), alt.Tooltip("fitted_shown:N", title="used in the fit")]
 
 
@@ -51,7 +54,7 @@ def with_text(chart: alt.Chart, unit: str) -> alt.Chart:
     return chart.transform_fold(SERIES, as_=["series", "value"]).transform_calculate(
         series_name=label_expr(SERIES_LABELS, "datum.series"),
         shown=(percent_text("datum.value") if unit == "%" else f"{number_text('datum.value')} + ' {unit}'"),
-        context_shown=f"{count_text('datum.context')} + ' tokens (' + datum.context_basis + ')'",
+        context_shown=f"{count_text('datum.context')} + ' tokens, ' + {label_expr(CONTEXT_BASIS, 'datum.context_basis')}",
         read_shown="datum.read_off_plot ? 'yes' : 'no'",
         fitted_shown="datum.fitted ? 'yes: the calibrated model was fitted to it' : 'no'",
     )
