@@ -13,6 +13,11 @@ import vl_convert as vlc
 
 # "container" has no meaning without a page; the static render uses this width instead.
 STATIC_WIDTH = 640
+# The picture's text in fonts of one set of widths: vl-convert measures the charts' system-ui
+# stack in Liberation Sans, and lays the picture out by those widths; a browser would draw the
+# same stack in its own system font (DejaVu Sans on Debian, 17% wider) and run titles past the
+# picture's edge. Liberation Sans, Arial and Helvetica share their widths.
+STATIC_FONT = "'Liberation Sans', Arial, Helvetica, sans-serif"
 
 _SCHEMA_VERSION = re.compile(r"/vega-lite/v(\d+)\.(\d+)(?:\.\d+)?\.json$")
 
@@ -32,6 +37,7 @@ def render_svg(spec: Mapping, datasets: Mapping[str, list[dict]], *, width: int 
     check_vegalite_version(spec)
     inlined = copy.deepcopy(dict(spec))
     used = _inline(inlined, datasets, width)
+    inlined["config"] = {**inlined.get("config", {}), "font": STATIC_FONT}
     unknown = sorted(set(datasets) - used)
     if unknown:
         raise ValueError(f"datasets {unknown} are not used by the spec")

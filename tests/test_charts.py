@@ -419,3 +419,25 @@ def test_every_drafter_of_the_shares_chart_has_the_dash_its_subtitle_names(site)
 
     drafters = {row["drafter"] for row in _rows(site, "shares")["table"]}
     assert drafters and drafters <= set(DASHES), drafters
+
+
+def test_a_static_picture_names_only_fonts_of_the_widths_it_was_laid_out_in(built):
+    """vl-convert lays a picture out by Liberation Sans's widths; a picture naming the page's
+    system-ui stack was drawn in DejaVu Sans on Debian, 17% wider, and the memory chart's second
+    panel title ran past the picture's edge ("KV cache per toke"). Every picture names only
+    Liberation Sans and the fonts that share its widths."""
+    from generator.svg import STATIC_FONT
+
+    files, _ = built
+    pictures = {name: text.decode() for name, text in files.items() if name.startswith("charts/") and name.endswith(".svg")}
+    assert len(pictures) >= 10
+    for name, svg in pictures.items():
+        families = set(re.findall(r'font-family="([^"]*)"', svg))
+        assert families == {STATIC_FONT.replace("'", "&apos;")} or families == {STATIC_FONT}, (name, families)
+    # and vl-convert does measure that stack as Liberation Sans, not as a wider fallback
+    def width(font):
+        spec = {"data": {"values": [{}]}, "mark": {"type": "text", "text": "KV cache per token " * 3, "font": font,
+                "fontSize": 14, "fontWeight": "bold"}, "config": {"view": {"stroke": None}}}
+        return float(re.search(r'width="([0-9.]+)"', vlc.vegalite_to_svg(spec))[1])
+
+    assert width(STATIC_FONT) == width("Liberation Sans") < width("DejaVu Sans")

@@ -96,8 +96,10 @@ def spec(context: dict) -> dict:
             " : 'plain ' + " + duration_text("datum.total_ms") + " + '\\n(one token)'").mark_text(
         align="left", dx=4, fontSize=9, lineBreak="\n", baseline="middle", dy=-5).encode(
         y=y, yOffset=offset, x=alt.X("total_ms:Q", scale=x_scale), text="tag:N", color=alt.value("currentColor"))
+    # No frame round the view: the axis stops short of its right edge (the labels' room), and a
+    # frame would run on past the last tick.
     chart = alt.layer(bars, ends).properties(
-        width="container", height=270,
+        width="container", height=270, view=alt.ViewBackground(stroke=None),
         title=title("Where one step's time goes", "Each cost model: a speculative iteration",
                     "(spec.), then a plain decoding step (plain),", "at the middle of the run."),
     )
