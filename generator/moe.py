@@ -2,16 +2,17 @@
 ``moe`` figure and the values the essay quotes about it, straight from specmodel.
 
 The comparison: EAGLE-3 heads at γ = 2 and their measured chat acceptance (AngelSlim's vLLM
-benchmark, where the acceptance of both heads was measured at that γ), at 2,048 tokens of
+benchmark, where the acceptance of both heads was measured at that γ; α rounded to the
+simulation's grid), at 2,048 tokens of
 context, on H100s, each target on the GPUs the site gives it (``axes.tensor_parallel_for``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from specmodel import Catalog, State, evaluate
+from specmodel import FIELDS, Catalog, State, evaluate
 
-from .axes import tensor_parallel_for
+from .axes import nearest_on_axis, tensor_parallel_for
 
 MOE_TARGET = "qwen3-30b-a3b"
 DENSE_TARGETS = ("qwen3-32b", "qwen3-8b")  # the same total size; the same GPU class of dense model
@@ -39,7 +40,9 @@ class MoeStory:
 
 
 def _state(catalog: Catalog, target: str, batch: int, cost_model: str = "calibrated") -> State:
-    alpha = catalog.typical_acceptance[DRAFTER][target]["chat"].alpha
+    # α on the simulation's grid, as the decision map takes it: the figure's Qwen3-8B points are
+    # then the simulation's numbers at the same settings, not a second decimal away from them
+    alpha = nearest_on_axis(FIELDS["alpha"].grid, catalog.typical_acceptance[DRAFTER][target]["chat"].alpha)
     return State(gpu=GPU, target=target, tp=tensor_parallel_for(catalog, GPU, target), drafter=DRAFTER, gamma=GAMMA,
                  alpha=alpha, batch=batch, context=CONTEXT, cost_model=cost_model)
 

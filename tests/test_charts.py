@@ -383,10 +383,13 @@ def test_vega_bundle_sets_globals():
 def test_moe_rows_are_specmodels_speedups_and_expert_counts():
     from specmodel import State
 
+    from generator.axes import nearest_on_axis
+
     rows = moe_story(default_catalog()).rows
     catalog = default_catalog()
     for row in rows[:: max(1, len(rows) // 9)]:
-        alpha = catalog.typical_acceptance["eagle3"][row["target"]]["chat"].alpha
+        # the head's measured α, on the simulation's grid
+        alpha = nearest_on_axis(FIELDS["alpha"].grid, catalog.typical_acceptance["eagle3"][row["target"]]["chat"].alpha)
         r = evaluate(State(gpu="h100-sxm", target=row["target"], tp=row["tp"], drafter="eagle3", gamma=2,
                            alpha=alpha, batch=row["batch"], context=2048))
         assert row["speedup"] == pytest.approx(r.speedup, rel=1e-12)
