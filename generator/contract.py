@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .formats import FORMATS, format_value
+from .formats import FORMATS, format_value, small_decimals
 
 SIG = "sig"
 EXACT = "exact"
@@ -305,7 +305,16 @@ def stored_many(name: str, values) -> list:
 
     def ticks(a, spec):
         # the same operations, in the same order, as _on_tie: a format's last digit as units
-        return a * spec.get("scale", 1) / spec.get("divide", 1) * 10.0 ** spec["decimals"]
+        x = a * spec.get("scale", 1) / spec.get("divide", 1)
+        t = x * 10.0 ** spec["decimals"]
+        small = spec.get("below_one")
+        if small:
+            # in the smaller unit, the last of its significant figures (formats.small_decimals)
+            y = x * small["scale"]
+            with np.errstate(all="ignore"):
+                decimals = np.maximum(0, small["significant"] - 1 - np.floor(np.log10(np.abs(y))))
+            t = np.where(np.abs(y) < 999.5, y * 10.0 ** decimals, t)
+        return t
 
     with np.errstate(all="ignore"):  # huge or infinite values are refused below, not warned of
         # undecided: not yet settled, and not sent to `stored` either
@@ -369,7 +378,9 @@ def _on_tie(fmt: str, v: float) -> bool:
     spec = FORMATS[fmt]
     if "decimals" not in spec:
         return False
-    t = float(v) * spec.get("scale", 1) / spec.get("divide", 1) * 10.0 ** spec["decimals"]
+    x = float(v) * spec.get("scale", 1) / spec.get("divide", 1)
+    small = small_decimals(spec, x)
+    t = small[0] * 10.0 ** small[1] if small else x * 10.0 ** spec["decimals"]
     return abs(abs(t - math.floor(t)) - 0.5) <= 1e-6
 
 

@@ -9,6 +9,8 @@ format.js reproduces it).
 """
 from __future__ import annotations
 
+import math
+
 GIB = 2**30
 KIB = 2**10
 
@@ -20,7 +22,10 @@ FORMATS: dict[str, dict] = {
     "gib": {"divide": GIB, "decimals": 2, "suffix": " GiB", "group": True},
     "gb": {"divide": 1e9, "decimals": 0, "suffix": " GB", "group": True},
     "kib": {"divide": KIB, "decimals": 0, "suffix": " KiB", "group": True},
-    "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms", "group": True},
+    # below 1 ms, microseconds to three significant figures: "9.12 µs", never "0.01 ms" for a
+    # step an n-gram drafter takes (the charts write durations the same way)
+    "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms", "group": True,
+           "below_one": {"scale": 1e3, "suffix": " µs", "significant": 3}},
     "tps": {"decimals": 0, "suffix": " tokens/s", "group": True},
     "tflop": {"divide": 1e12, "decimals": 2, "suffix": " TFLOP", "group": True},
     "tflops": {"divide": 1e12, "decimals": 1, "suffix": " TFLOP/s", "group": True},
@@ -46,10 +51,27 @@ def format_value(name: str, value) -> str:
     return _number(spec, value)
 
 
+def small_decimals(spec: dict, x: float) -> tuple[float, int, str] | None:
+    """Where format ``spec`` writes ``x`` (already scaled) in its smaller unit ("below_one":
+    |x| < 1): (the value in that unit, its decimals for the unit's significant figures, suffix).
+    None where it writes x as it is. format.js's smallUnit does the same."""
+    small = spec.get("below_one")
+    # 0.99996 ms would round to "1000 µs": from 999.5 µs up it is "1.00 ms"
+    if not small or x == 0 or abs(x) * small["scale"] >= 999.5:
+        return None
+    y = x * small["scale"]
+    decimals = max(0, small["significant"] - 1 - math.floor(math.log10(abs(y))))
+    return y, decimals, small["suffix"]
+
+
 def _number(spec: dict, value) -> str:
     x = float(value) * spec.get("scale", 1) / spec.get("divide", 1)
     if x == 0:
         # nothing at all (an n-gram drafter's weights): "0 GiB", not a measured-looking "0.00 GiB"
         return "0" + spec.get("suffix", "")
+    small = small_decimals(spec, x)
+    if small:
+        y, decimals, suffix = small
+        return f"{y:.{decimals}f}{suffix}"
     text = f"{x:{',' if spec.get('group') else ''}.{spec['decimals']}f}"
     return text + spec.get("suffix", "")

@@ -364,3 +364,21 @@ def test_the_moe_figure_shows_the_simulations_numbers_at_its_settings(files):
         s = {**manifest["defaults"], "batch": row["batch"], "context": CONTEXT, "drafter": DRAFTER, "gamma": GAMMA,
              "alpha": alpha, "cost_model": "calibrated"}
         assert format_value("times", value(files, manifest, "speedup", s)) == format_value("times", row["speedup"]), row
+
+
+@pytest.mark.parametrize("seconds, text", [(9.12e-6, "9.12 µs"), (1.19e-4, "119 µs"), (2.38e-5, "23.8 µs"),
+                                           (9.9996e-4, "1.00 ms"), (6.2345e-3, "6.23 ms"), (0.0, "0 ms"),
+                                           (16.28132, "16,281.32 ms")])
+def test_a_duration_below_a_millisecond_is_written_in_microseconds(seconds, text):
+    # Found once: a data table's "0.01 ms" beside the chart's "9.12 µs" for the same n-gram step
+    assert format_value("ms", seconds) == text
+
+
+def test_a_duration_in_microseconds_is_stored_with_the_digits_it_is_written_with():
+    # the tie logic follows the unit the value is written in: 4 significant digits would turn
+    # 9.12496 µs into 9.125 and then "9.13 µs" where the model's value reads "9.12 µs"
+    for x in (9.12496e-6, 9.12504e-6, 1.2345e-4, 9.99949e-4, 2.0005e-5):
+        for name in ("verify_compute_time_s", "part_time_s"):
+            assert format_value("ms", stored(name, x)) == format_value("ms", x), (name, x)
+            [v] = stored_many(name, [x])
+            assert format_value("ms", v) == format_value("ms", x), (name, x, v)

@@ -70,15 +70,22 @@ def formatted(expr: str, name: str, suffix: bool = True) -> str:
     unit = _js(spec.get("suffix", "") if suffix else "")
     value = f"({expr}) * {spec.get('scale', 1)} / {spec.get('divide', 1)}"
     pattern = _js(f"{',' if spec.get('group') else ''}.{spec['decimals']}f")
-    return f"(({expr}) === 0 ? '0' + {unit} : format({value}, {pattern}) + {unit})"
+    text = f"format({value}, {pattern}) + {unit}"
+    small = spec.get("below_one")
+    if small:
+        # formats.small_decimals: the smaller unit to its significant figures
+        y = f"({value}) * {small['scale']}"
+        decimals = f"max(0, {small['significant'] - 1} - floor(log(abs({y})) / LN10))"
+        small_unit = _js(small["suffix"] if suffix else "")
+        text = f"(abs({y}) < 999.5 ? format({y}, '.' + {decimals} + 'f') + {small_unit} : {text})"
+    return f"(({expr}) === 0 ? '0' + {unit} : {text})"
 
 
 def duration_text(ms: str) -> str:
-    """A duration given in milliseconds, as the prose writes one (format "ms": "16.76 ms", never
-    "16.8 ms" beside it) up to 100 ms, the largest the prose quotes; whole milliseconds above
-    ("16,281 ms", not "16,281.32 ms"); in µs below 1 ms ("978 µs", not "0.00 ms")."""
-    return (f"(abs({ms}) < 1 ? format({ms} * 1000, ',.3~r') + ' µs' : abs({ms}) < 100 ? "
-            + formatted(f"({ms}) / 1000", "ms") + f" : format({ms}, ',.0f') + ' ms')")
+    """A duration given in milliseconds, as the prose and the tables write one (format "ms":
+    "16.76 ms", "9.12 µs" below 1 ms) up to 100 ms, the largest the prose quotes; whole
+    milliseconds above ("16,281 ms", not "16,281.32 ms")."""
+    return f"(abs({ms}) < 100 ? " + formatted(f"({ms}) / 1000", "ms") + f" : format({ms}, ',.0f') + ' ms')"
 
 
 def percent_text(pct: str) -> str:

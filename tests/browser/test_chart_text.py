@@ -162,7 +162,7 @@ def _bad_number(text: str, unit: str) -> str | None:
         return "no thousands separator"
     if len(decimals) > 2 and len((whole + decimals).lstrip("0")) > 3:
         return "over 3 significant figures"
-    if unit.startswith("ms") and float(digits) < 1:
+    if unit.startswith("ms") and 0 < float(digits) < 1:  # an exact zero is "0 ms": nothing at all
         return "below 1 ms: in µs"
     return None
 

@@ -146,6 +146,9 @@ def test_back_and_forward_walk_through_committed_states(page, page_log):
 def test_explorable_links_answer_in_place_and_keep_the_reading_position(page, page_log):
     page.goto("/")
     wait_rendered(page, "")
+    # a reader who has read this far has a settled page: the wide tables turned into cards when
+    # the browser was first idle (under load that can be seconds after the numbers)
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
     links = page.locator("article a.explore")
     assert links.count() > 10, "the essay has few explorable links (<a class=\"explore\" href=\"?…\">)"
     bar = page.locator("#simulation [data-bar]")

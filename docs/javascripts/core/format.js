@@ -33,10 +33,21 @@ function group(text) {
   return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
 
+// formats.py's small_decimals: below 1 of the unit, the smaller unit to its significant figures
+// ("9.12 µs", not "0.01 ms"); null where the value is written as it is.
+function smallUnit(spec, x) {
+  const small = spec.below_one;
+  if (!small || Math.abs(x) * small.scale >= 999.5) return null;
+  const y = x * small.scale;
+  return { y, decimals: Math.max(0, small.significant - 1 - Math.floor(Math.log10(Math.abs(y)))), suffix: small.suffix };
+}
+
 function number(spec, value) {
   // The same operations in the same order as formats.py: multiply, then divide.
   const x = (Number(value) * (spec.scale ?? 1)) / (spec.divide ?? 1);
   if (x === 0) return `0${spec.suffix ?? ""}`; // formats.py: nothing at all, not "0.00"
+  const small = smallUnit(spec, x);
+  if (small) return fixed(small.y, small.decimals) + small.suffix;
   const text = fixed(x, spec.decimals);
   return (spec.group ? group(text) : text) + (spec.suffix ?? "");
 }
