@@ -43,8 +43,37 @@ def _arch_values(arch) -> dict:
     return values
 
 
-def _claims_rows() -> list[dict]:
-    return evaluate_claims((resources.files("specmodel") / "data" / "essay-claims.csv").read_text(encoding="utf-8"))
+def _claims_rows(labels: dict) -> list[dict]:
+    rows = evaluate_claims((resources.files("specmodel") / "data" / "essay-claims.csv").read_text(encoding="utf-8"))
+    # the file's descriptions spell the symbols out ("gamma=10", "alpha .95"): the page writes them
+    def what(text: str) -> str:
+        text = re.sub(r"\bgamma[= ](\d+)", r"γ = \1", text)
+        return re.sub(r"\balpha \.(\d+)", r"α = 0.\1", text)
+
+    return [{**row, "what": what(row["what"]), "state_words": state_in_words(row["state"], labels)} for row in rows]
+
+
+# How specmodel's claims file names a state ("batch=64;context=8192"), in the page's words.
+_STATE_WORDS = {
+    "batch": lambda v, _: f"{int(v):,} sequences", "context": lambda v, _: f"{int(v):,} tokens",
+    "gamma": lambda v, _: f"γ = {v}", "alpha": lambda v, _: f"α = {v}",
+    "drafter": lambda v, labels: labels["drafter"][v],
+    "acceptance": lambda v, labels: f"acceptance {labels['acceptance'][v]}",
+    "workload": lambda v, labels: labels["workload"][v],
+}
+_STATE_NAMES = {"(defaults)": "the starting state", "(closed form)": "the closed form"}
+
+
+def state_in_words(text: str, labels: dict) -> str:
+    """A claims-file state as the page writes one: "batch=64;context=8192" → "64 sequences, 8,192
+    tokens". KeyError names an unknown field or value: a new kind of state needs its words here."""
+    if text in _STATE_NAMES:
+        return _STATE_NAMES[text]
+    words = []
+    for part in text.split(";"):
+        key, _, value = part.partition("=")
+        words.append(_STATE_WORDS[key.strip()](value.strip(), labels))
+    return ", ".join(words)
 
 
 def check_live_format(key: str, fmt: str) -> str:
@@ -160,7 +189,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         "expected_acceptance_rate": sampler_demo.expected_acceptance_rate,
         "chi_square_p_value": sampler_demo.chi_square_p_value,
     })
-    ctx["claims"] = wrap(_claims_rows(), "claims")
+    ctx["claims"] = wrap(_claims_rows(site.labels), "claims")
     ctx["paper"] = Scope("paper", {"t5": PAPER_T5_TABLE})
     ctx["axes"] = site.axes
     ctx["labels"] = site.labels

@@ -196,3 +196,14 @@ def test_hidden_and_tabular_text_stays_out_of_search(site):
     for phrase in ("Does not fit", "does not fit in 80 GB", "a real server would run fewer sequences", "Data table:",
                    "Open the simulation", "What the text says"):
         assert phrase not in text, phrase
+
+
+def test_the_chart_library_is_preloaded_only_where_charts_are(site):
+    # Found once: the model page, which has no chart, preloaded the Vega bundle and the browser
+    # warned that it went unused.
+    preload = re.compile(r'<link rel="preload" href="[^"]*vendor/vega-bundle\.js"')
+    for page in sorted(site.rglob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        has_charts = 'data-chart="' in html
+        assert bool(preload.search(html)) == has_charts, page.relative_to(site)
+    assert preload.search((site / "index.html").read_text(encoding="utf-8"))
