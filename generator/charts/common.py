@@ -72,8 +72,9 @@ def formatted(expr: str, name: str, suffix: bool = True) -> str:
     pattern = _js(f"{',' if spec.get('group') else ''}.{spec['decimals']}f")
     text = f"format({value}, {pattern}) + {unit}"
     small = spec.get("below_one")
-    if small:
-        # formats.small_decimals: the smaller unit to its significant figures
+    if small and suffix:
+        # formats.small_decimals: the smaller unit to its significant figures (a number without
+        # its unit keeps the axis title's unit)
         y = f"({value}) * {small['scale']}"
         decimals = f"max(0, {small['significant'] - 1} - floor(log(abs({y})) / LN10))"
         small_unit = _js(small["suffix"] if suffix else "")
