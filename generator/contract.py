@@ -313,7 +313,7 @@ def stored_many(name: str, values) -> list:
             y = x * small["scale"]
             with np.errstate(all="ignore"):
                 decimals = np.maximum(0, small["significant"] - 1 - np.floor(np.log10(np.abs(y))))
-            t = np.where(np.abs(y) < 999.5, y * 10.0 ** decimals, t)
+            t = np.where(np.abs(y) < small["below"], y * 10.0 ** decimals, t)
         return t
 
     with np.errstate(all="ignore"):  # huge or infinite values are refused below, not warned of

@@ -25,7 +25,8 @@ FORMATS: dict[str, dict] = {
     # below 1 ms, microseconds to three significant figures: "9.12 µs", never "0.01 ms" for a
     # step an n-gram drafter takes (the charts write durations the same way)
     "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms", "group": True,
-           "below_one": {"scale": 1e3, "suffix": " µs", "significant": 3}},
+           # up to 999.5 µs: 0.99996 ms would round to "1000 µs", and is "1.00 ms"
+           "below_one": {"scale": 1e3, "suffix": " µs", "significant": 3, "below": 999.5}},
     "tps": {"decimals": 0, "suffix": " tokens/s", "group": True},
     "tflop": {"divide": 1e12, "decimals": 2, "suffix": " TFLOP", "group": True},
     "tflops": {"divide": 1e12, "decimals": 1, "suffix": " TFLOP/s", "group": True},
@@ -52,12 +53,12 @@ def format_value(name: str, value) -> str:
 
 
 def small_decimals(spec: dict, x: float) -> tuple[float, int, str] | None:
-    """Where format ``spec`` writes ``x`` (already scaled) in its smaller unit ("below_one":
-    |x| < 1): (the value in that unit, its decimals for the unit's significant figures, suffix).
+    """Where format ``spec`` writes ``x`` (already scaled) in its smaller unit ("below_one": |x|
+    under 1, up to "below" in the smaller unit): (the value in that unit, its decimals for the
+    unit's significant figures, suffix).
     None where it writes x as it is. format.js's smallUnit does the same."""
     small = spec.get("below_one")
-    # 0.99996 ms would round to "1000 µs": from 999.5 µs up it is "1.00 ms"
-    if not small or x == 0 or abs(x) * small["scale"] >= 999.5:
+    if not small or x == 0 or abs(x) * small["scale"] >= small["below"]:
         return None
     y = x * small["scale"]
     decimals = max(0, small["significant"] - 1 - math.floor(math.log10(abs(y))))

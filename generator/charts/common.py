@@ -78,7 +78,7 @@ def formatted(expr: str, name: str, suffix: bool = True) -> str:
         y = f"({value}) * {small['scale']}"
         decimals = f"max(0, {small['significant'] - 1} - floor(log(abs({y})) / LN10))"
         small_unit = _js(small["suffix"] if suffix else "")
-        text = f"(abs({y}) < 999.5 ? format({y}, '.' + {decimals} + 'f') + {small_unit} : {text})"
+        text = f"(abs({y}) < {small['below']} ? format({y}, '.' + {decimals} + 'f') + {small_unit} : {text})"
     return f"(({expr}) === 0 ? '0' + {unit} : {text})"
 
 

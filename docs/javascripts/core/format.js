@@ -37,7 +37,7 @@ function group(text) {
 // ("9.12 µs", not "0.01 ms"); null where the value is written as it is.
 function smallUnit(spec, x) {
   const small = spec.below_one;
-  if (!small || Math.abs(x) * small.scale >= 999.5) return null;
+  if (!small || Math.abs(x) * small.scale >= small.below) return null;
   const y = x * small.scale;
   return { y, decimals: Math.max(0, small.significant - 1 - Math.floor(Math.log10(Math.abs(y)))), suffix: small.suffix };
 }
