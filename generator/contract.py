@@ -24,6 +24,7 @@ there) is stored as null.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from dataclasses import dataclass
 
 import numpy as np
@@ -380,7 +381,8 @@ def _on_tie(fmt: str, v: float) -> bool:
         return False
     x = float(v) * spec.get("scale", 1) / spec.get("divide", 1)
     small = small_decimals(spec, x)
-    t = small[0] * 10.0 ** small[1] if small else x * 10.0 ** spec["decimals"]
+    # Decimal's exact scaling: a subnormal value's decimals would overflow 10.0 ** decimals
+    t = float(Decimal(small[0]).scaleb(small[1]) if small else Decimal(x).scaleb(spec["decimals"]))
     return abs(abs(t - math.floor(t)) - 0.5) <= 1e-6
 
 

@@ -30,6 +30,7 @@ REPORTS = {
                     "faster_batch": 64, "faster_by": 0.06},
     "gpt_oss": {"concurrency": 200},
 }
+DENSE_RISE_TARGET = "qwen3-8b"
 HIGH_BATCH = 64  # a batch at which a plain step of the MoE target reads nearly every expert
 
 
@@ -68,6 +69,14 @@ def moe_story(catalog: Catalog) -> MoeStory:
             })
     moe_speedups = speedups[MOE_TARGET]
     low = min((b for b in BATCHES if b > 1), key=lambda b: moe_speedups[b])
+    # The dense 8B line rises before it falls: from its lowest point past one sequence to its peak,
+    # and the batch after the peak (the prose says why, with the draft share at both ends).
+    dense = speedups[DENSE_RISE_TARGET]
+    peak = max((b for b in BATCHES if b > 1), key=lambda b: dense[b])
+    trough = min((b for b in BATCHES if 1 < b < peak), key=lambda b: dense[b], default=peak)
+    after = BATCHES[BATCHES.index(peak) + 1] if peak != BATCHES[-1] else peak
+    draft_share = {b: evaluate(_state(catalog, DENSE_RISE_TARGET, b), catalog=catalog).draft_time_share
+                   for b in (trough, peak)}
     typical = catalog.typical_acceptance[DRAFTER][MOE_TARGET]["chat"]
     values = {
         "gamma": GAMMA, "positions": GAMMA + 1, "context": CONTEXT, "gpu_label": catalog.gpus[GPU].label,
@@ -83,6 +92,9 @@ def moe_story(catalog: Catalog) -> MoeStory:
         "tree": {"sequences": 4, "candidates": 16, "experts": float(moe.expected_experts_touched(4 * 16)),
                  "plain": float(moe.expected_experts_touched(4))},
         "low_batch": low,
+        "dense_rise": {"label": catalog.targets[DENSE_RISE_TARGET].label, "trough": trough, "peak": peak,
+                       "after": after, "speedup": {b: dense[b] for b in (trough, peak, after)},
+                       "draft_time_share": draft_share},
         "high_batch": HIGH_BATCH,
         "reports": REPORTS,  # where speculation on the MoE target pays least, beyond batch 1
         # the points the figure leaves out: their weights and KV caches do not fit on the GPUs

@@ -123,6 +123,24 @@ def _v1_line(line: str) -> dict | None:
     }
 
 
+# vLLM prints the mean acceptance length to two decimals: a larger gap is a real disagreement.
+MEAN_PRINT_TOLERANCE = 0.01
+
+
+def _mean_disagrees(gaps: list[float], lines: int, k: int, uneven: bool, printed: float, counted: float) -> str:
+    """The note for lines whose printed mean acceptance length is not 1 + accepted / (drafted / k)."""
+    if lines == 1:
+        text = (f"The line prints a mean acceptance length of {printed:.2f}, but its token counts give "
+                f"{counted:.2f} (1 + accepted / (drafted / {k})).")
+    else:
+        text = (f"On {len(gaps)} of {lines} lines the printed mean acceptance length differs from the token "
+                f"counts' (1 + accepted / (drafted / {k})) by up to {max(gaps):.2f}.")
+    if uneven:
+        text += (f" The drafted tokens are not a multiple of {k}: some drafts were shorter than {k} positions, "
+                 "so the number of drafts, and the mean read here, are estimates.")
+    return text + " The fit uses the per-position rates, not either mean."
+
+
 def _pool_v1(lines: list[dict]) -> Reading:
     notes: list[str] = []
     with_pos = [x for x in lines if x["per_pos"]]
@@ -143,15 +161,23 @@ def _pool_v1(lines: list[dict]) -> Reading:
     no_bonus = False
     drafts_total = accepted_total = drafted_total = 0.0
     weighted = [0.0] * k
+    gaps: list[float] = []  # |printed mean − the counts' mean| on the lines where they disagree
+    uneven = False
     for x in used:
         pos = [0.0 if math.isnan(p) else p for p in x["per_pos"]]
         mean = x["mean"]
-        if mean is not None and not x["throughputs"] and abs(mean - sum(pos)) < abs(mean - 1 - sum(pos)):
-            no_bonus = True  # vLLM 0.8.5 printed accepted / drafts, without the bonus token
+        line_no_bonus = mean is not None and not x["throughputs"] and abs(mean - sum(pos)) < abs(mean - 1 - sum(pos))
+        no_bonus = no_bonus or line_no_bonus  # vLLM 0.8.5 printed accepted / drafts, without the bonus token
         # vLLM prints no draft count: drafted / k is exact when every draft has all k positions
         # (no count at all: the lines weigh the same)
         drafts = x["drafted"] / k if x["drafted"] is not None else 1.0
         accepted = x["accepted"] if x["accepted"] is not None else drafts * sum(pos)
+        if x["drafted"] is not None and x["drafted"] % k:
+            uneven = True
+        if mean is not None and x["accepted"] is not None and drafts > 0:
+            gap = abs(mean + line_no_bonus - (1 + accepted / drafts))
+            if gap >= MEAN_PRINT_TOLERANCE:
+                gaps.append(gap)
         drafts_total += drafts
         accepted_total += accepted
         drafted_total += x["drafted"] if x["drafted"] is not None else drafts * k
@@ -166,6 +192,8 @@ def _pool_v1(lines: list[dict]) -> Reading:
     mean = 1 + accepted_total / drafts_total
     if len(used) > 1:
         notes.append(f"{len(used)} lines were pooled, each weighted by its number of drafts (drafted tokens / {k}).")
+    if gaps:
+        notes.append(_mean_disagrees(gaps, len(used), k, uneven, used[0]["mean"] + no_bonus, mean))
     return Reading("vLLM V1 log", len(lines), gamma=k, num_drafts=drafts_total, num_draft_tokens=drafted_total,
                    num_accepted_tokens=accepted_total, mean_acceptance_length=mean, per_position_acceptance=per_pos,
                    notes=tuple(notes))

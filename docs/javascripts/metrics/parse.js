@@ -2,6 +2,8 @@
 // specmodel/metrics/parse.py (whose docstring quotes each engine's source); the tests feed both
 // the same texts. Nothing here touches the page: text in, a plain object out.
 
+import { fixed } from "../core/format.js";
+
 export const MAX_TEXT_CHARS = 20_000_000;
 
 export const EXAMPLE =
@@ -74,6 +76,23 @@ function v1Line(line) {
   };
 }
 
+// vLLM prints the mean acceptance length to two decimals: a larger gap is a real disagreement.
+const MEAN_PRINT_TOLERANCE = 0.01;
+
+// The note for lines whose printed mean acceptance length is not 1 + accepted / (drafted / k).
+function meanDisagrees(gaps, lines, k, uneven, printed, counted) {
+  let text = lines === 1
+    ? `The line prints a mean acceptance length of ${fixed(printed, 2)}, but its token counts give ` +
+      `${fixed(counted, 2)} (1 + accepted / (drafted / ${k})).`
+    : `On ${gaps.length} of ${lines} lines the printed mean acceptance length differs from the token ` +
+      `counts' (1 + accepted / (drafted / ${k})) by up to ${fixed(Math.max(...gaps), 2)}.`;
+  if (uneven) {
+    text += ` The drafted tokens are not a multiple of ${k}: some drafts were shorter than ${k} positions, ` +
+      "so the number of drafts, and the mean read here, are estimates.";
+  }
+  return text + " The fit uses the per-position rates, not either mean.";
+}
+
 function poolV1(lines) {
   const notes = [];
   const withPos = lines.filter((x) => x.per_pos && x.per_pos.length > 0);
@@ -105,11 +124,19 @@ function poolV1(lines) {
   let accepted = 0;
   let drafted = 0;
   const weighted = new Array(k).fill(0);
+  const gaps = []; // |printed mean − the counts' mean| on the lines where they disagree
+  let uneven = false;
   for (const x of used) {
     const pos = x.per_pos.map((p) => (Number.isNaN(p) ? 0 : p));
     const s = sum(pos);
-    if (x.mean !== null && !x.throughputs && Math.abs(x.mean - s) < Math.abs(x.mean - 1 - s)) noBonus = true;
+    const lineNoBonus = x.mean !== null && !x.throughputs && Math.abs(x.mean - s) < Math.abs(x.mean - 1 - s);
+    noBonus = noBonus || lineNoBonus;
     const d = x.drafted !== null ? x.drafted / k : 1;
+    if (x.drafted !== null && x.drafted % k) uneven = true;
+    if (x.mean !== null && x.accepted !== null && d > 0) {
+      const gap = Math.abs(x.mean + (lineNoBonus ? 1 : 0) - (1 + x.accepted / d));
+      if (gap >= MEAN_PRINT_TOLERANCE) gaps.push(gap);
+    }
     drafts += d;
     accepted += x.accepted !== null ? x.accepted : d * s;
     drafted += x.drafted !== null ? x.drafted : d * k;
@@ -123,12 +150,14 @@ function poolV1(lines) {
     return reading("vLLM V1 log", lines.length, { gamma: k, notes });
   }
   if (used.length > 1) notes.push(`${used.length} lines were pooled, each weighted by its number of drafts (drafted tokens / ${k}).`);
+  const mean = 1 + accepted / drafts;
+  if (gaps.length) notes.push(meanDisagrees(gaps, used.length, k, uneven, used[0].mean + (noBonus ? 1 : 0), mean));
   return reading("vLLM V1 log", lines.length, {
     gamma: k,
     num_drafts: drafts,
     num_draft_tokens: drafted,
     num_accepted_tokens: accepted,
-    mean_acceptance_length: 1 + accepted / drafts,
+    mean_acceptance_length: mean,
     per_position_acceptance: weighted.map((w) => w / drafts),
     notes,
   });
