@@ -29,8 +29,9 @@ serve: site
 	@echo "Serving site/ on http://localhost:$(PORT)/"
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
 
+# Two workers or more: the browser tests on one, the rest beside them (tests/conftest.py).
 test: $(STAMP) chromium site
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 bench: $(STAMP) chromium site
 	$(PY) -m benchmarks

@@ -45,6 +45,10 @@ function relinkThisPage() {
 // of links. A link clicked meanwhile is brought up to date by keepStateOnClick.
 const URL_AFTER_MS = 150;
 
+// An explorable link's state shown later than this after the click is not pulled back into place
+// (the reader may have scrolled on).
+const READING_ANCHOR_MS = 1000;
+
 // The sliders whose every step needs other files (manifest contract "files": the shards are by
 // α, the step breakdowns by γ); batch and context stay inside the state's files.
 const PREFETCHED_DIMS = ["alpha", "gamma"];
@@ -69,6 +73,7 @@ class Page {
     this.hash = location.hash; // as of our last URL write: see ownsPopState
     this.committed = null; // what the current history entry's URL says, as of the last commit
     this.loads = 0;
+    this.readingAnchor = null; // an explorable link just clicked, and where it was: keepReadingPosition
     this.urlTimer = 0; // a dragged slider's address (urlPending), written once the reader pauses
     this.urlPending = null;
     // The state shown (or being loaded), and the numbers on screen: {state, data} or {state, error}.
@@ -256,7 +261,22 @@ class Page {
     // Ours alone: the theme's instant navigation would otherwise fetch the page again.
     event.preventDefault();
     event.stopPropagation();
-    this.go(link.search);
+    // The link stays where the reader sees it: the browser's scroll anchoring keeps it there
+    // through most changes above it, but not all (keepReadingPosition).
+    const top = link.getBoundingClientRect().top;
+    this.readingAnchor = { link, top, state: this.go(link.search), at: performance.now() };
+  }
+
+  // After a state opened by an explorable link is on screen: if what changed above the link moved
+  // it (scroll anchoring is off for a frame in which, say, a fixed box appears), scroll it back.
+  keepReadingPosition(state) {
+    const anchor = this.readingAnchor;
+    this.readingAnchor = null;
+    // only for the state the link opened, shown at once (a reader who scrolls meanwhile is left be)
+    if (!anchor || !anchor.link.isConnected || !sameState(anchor.state, state)) return;
+    if (performance.now() - anchor.at > READING_ANCHOR_MS) return;
+    const moved = anchor.link.getBoundingClientRect().top - anchor.top;
+    if (Math.abs(moved) >= 1) scrollBy({ top: moved, behavior: "instant" });
   }
 
   async copyLink() {
@@ -342,6 +362,7 @@ class Page {
       }
       const log = this.sim.querySelector("[data-vllm=log]");
       if (log) log.textContent = engineLogLine(data, state);
+      this.keepReadingPosition(state);
       this.announcer.shown(state, {
         speedup: lookup(data, "speedup", state),
         spec_tokens_per_s: lookup(data, "spec_tokens_per_s", state),

@@ -305,12 +305,15 @@ def test_ladder_and_decision_map_encodings_read_the_same_in_both_palettes(new_co
     page = new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
     problems = []
     # a fitting current rung beside fitting and non-fitting ones; a non-fitting current rung
-    for query in ("?batch=2&context=32768", "?batch=64&context=32768"):
-        page.goto("/" + query)
+    for i, query in enumerate(("?batch=2&context=32768", "?batch=64&context=32768")):
+        if i == 0:
+            page.goto("/" + query)
+        else:
+            page.evaluate(IN_PLACE, "/" + query)
         wait_rendered(page, query)
         page.wait_for_function("s => document.body.dataset.mdColorScheme === s",
                                arg="slate" if scheme == "dark" else "default")
-        page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live'))")
+        page.wait_for_function(ALL_LIVE)
         ladder = page.evaluate(DRAWN, "ladder")
         page_colour = _rgb(ladder["background"])
         bars = [m for m in ladder["marks"] if m["role"] == "bar"]
@@ -393,6 +396,8 @@ BAR_CHARTS = ["breakdown", "iteration"]
 # Everything the tests above read off a state's charts, in one evaluation.
 SNAPSHOT = f"""(bars) => ({{texts: ({TEXTS})(), labels: ({MARK_LABELS})(), legends: ({LEGENDS})(),
   tooltips: ({TOOLTIPS})(), bars: ({BAR_REACH})(bars), struck: ({STRUCK})()}})"""
+# Another state in place: the address changes and the page hears a popstate, as on Back/Forward.
+IN_PLACE = "(url) => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate', {state: null})); }"
 ALL_LIVE = ("() => [...document.querySelectorAll('.spec-chart')]"
             ".every(e => e.classList.contains('is-live') && !e.hasAttribute('data-pending'))")
 
@@ -400,9 +405,11 @@ ALL_LIVE = ("() => [...document.querySelectorAll('.spec-chart')]"
 @pytest.fixture(scope="module")
 def charts_at(browser, server_url):
     """charts_at(width) → {query: what every live chart drew}, for every state of LABEL_STATES
-    (EXTREMES among them) at that viewport width: each state is loaded once per width for all the
-    tests of this module, its charts all live and painted. The pages' errors and requests are
-    checked as every test's are."""
+    (EXTREMES among them) at that viewport width, once per width for all the tests of this
+    module, its charts all live and painted. The first state is a page load; the page then moves
+    to each of the others in place, as Back and Forward move it (a fresh load of each would
+    draw the same charts at three times the cost). The pages' errors and requests are checked
+    as every test's are."""
     found: dict[int, dict] = {}
     opened = []
 
@@ -414,8 +421,10 @@ def charts_at(browser, server_url):
             opened.append((context, log))
             page = context.new_page()
             found[width] = {}
+            page.goto("/" + LABEL_STATES[0])
             for query in LABEL_STATES:
-                page.goto("/" + query)
+                if query != LABEL_STATES[0]:
+                    page.evaluate(IN_PLACE, "/" + query)
                 wait_rendered(page, query)
                 page.wait_for_function(ALL_LIVE)
                 page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
