@@ -130,14 +130,18 @@ def title(text: str, *subtitle: str) -> alt.Title:
     return alt.Title(text, subtitle=list(subtitle) if subtitle else alt.Undefined)
 
 
-def finish(chart: alt.TopLevelMixin, name: str, description: str, select: list[str] | None = None) -> dict:
+def finish(chart: alt.TopLevelMixin, name: str, description: str, select: list[str] | None = None,
+           may_be_empty: list[str] | None = None) -> dict:
     """Attach the screen-reader description and shared config; return the Vega-Lite dict.
 
     select: the state fields a click on a mark sets from its row (the page's charts.js reads
     them from usermeta); None for a chart that is only read. A chart whose legend lists only
     what is drawn (DRAWN_VALUES) and grows with its entries is marked ``relayout``: Vega learns
-    the entries after it has laid the view out, so the page lays it out again when they change."""
-    meta = {"chart": name, "description": description, **({"select": select} if select else {})}
+    the entries after it has laid the view out, so the page lays it out again when they change.
+    may_be_empty: fields of a layer whose rows are legitimately none at some states; Vega warns
+    of their empty extent, and the page keeps that one warning out of the console."""
+    meta = {"chart": name, "description": description, **({"select": select} if select else {}),
+            **({"may_be_empty": may_be_empty} if may_be_empty else {})}
     if _relayout(chart.to_dict(validate=False)):
         meta["relayout"] = True
     chart = chart.properties(description=description, usermeta=meta)

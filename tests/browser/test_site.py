@@ -103,11 +103,17 @@ def test_content_security_policy(page, page_log):
 
 
 def test_no_console_errors_and_nothing_outside_the_site(page, page_log):
+    # and no warning from the chart library: each was a chart drawn from data it could not use
+    warnings = []
+    page.on("console", lambda msg: msg.type == "warning" and msg.text.startswith("WARN") and warnings.append(msg.text))
     page.goto("/")
     wait_rendered(page, "")
     live_chart(page)
     page.locator("#simulation select[name=workload]").select_option("steady-state")
     wait_rendered(page, "?workload=steady-state")
+    # every chart drawn, and drawn again for the new state
+    page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')]"
+                           ".every(e => e.classList.contains('is-live') && !e.hasAttribute('data-pending'))")
     page.locator("form[data-md-component=palette] label:not([hidden])").click()
     page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
     page.locator(".md-nav__link", has_text="The model").first.click()
@@ -117,6 +123,7 @@ def test_no_console_errors_and_nothing_outside_the_site(page, page_log):
     page_log.check()
     assert any(urlsplit(url).path.endswith("/data/manifest.json") for url in page_log.requests)
     assert any("vega-bundle.js" in url for url in page_log.requests)
+    assert warnings == []
 
 
 FIRST_VIEW_BYTES = 1_500_000  # transferred, as a host that compresses text would send it

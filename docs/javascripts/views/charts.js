@@ -30,6 +30,42 @@ function loadBundle() {
   return bundle;
 }
 
+// Vega's log, minus one warning that is not a fault: a layer whose rows are legitimately none at
+// this state (the spec's usermeta.may_be_empty, e.g. the throughput chart's measurements, taken at
+// two contexts only) has no extent, and Vega warns of it on every run. Every other message reaches
+// the console as Vega's own logger would write it.
+const WARN = 2; // vega.Warn, vega-embed's default level
+
+function chartLogger(quiet) {
+  let level = WARN;
+  const expected = (message) =>
+    typeof message === "string" && quiet.some((field) => message.startsWith(`Infinite extent for field "${field}"`));
+  const logger = {
+    level(value) {
+      if (value === undefined) return level;
+      level = value;
+      return logger;
+    },
+    error(...args) {
+      if (level >= 1) console.error("ERROR", ...args);
+      return logger;
+    },
+    warn(...args) {
+      if (level >= WARN && !expected(args[0])) console.warn("WARN", ...args);
+      return logger;
+    },
+    info(...args) {
+      if (level >= 3) console.log("INFO", ...args);
+      return logger;
+    },
+    debug(...args) {
+      if (level >= 4) console.log("DEBUG", ...args);
+      return logger;
+    },
+  };
+  return logger;
+}
+
 // The scale whose domain a legend of only what is drawn lists (generator/charts/common.py).
 const DRAWN_SCALE = "opacity";
 
@@ -97,7 +133,12 @@ class Chart {
         // Data URLs in the specs are relative to the site root, wherever this page is.
         loader: { baseURL: siteRoot.href },
       };
+      // vega-embed builds its view with Vega's own logger; a chart that may draw an empty layer
+      // is embedded with warnings off, and gets the logger above as soon as its view exists.
+      const quiet = spec.usermeta?.may_be_empty ?? [];
+      if (quiet.length) options.logLevel = 1; // vega.Error
       const result = await window.vegaEmbed(this.host, spec, options);
+      if (quiet.length) result.view.logger(chartLogger(quiet)).logLevel(WARN);
       if (generation !== this.generation || !this.el.isConnected) {
         result.finalize();
         return;
