@@ -9,6 +9,7 @@ template, line and value) stops the build with the docs/ tree untouched.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -28,7 +29,7 @@ from .context import build_context
 from .contract import FIELDS
 from .essay import TEMPLATES, Recorder, render_pages
 from .formats import format_value
-from .evidence import figure_rows
+from .evidence import figure_rows, measured_plain_points
 from .jsonfile import dumps
 from .sampler_demo import run_sampler_demo
 from .moe import moe_story
@@ -68,9 +69,16 @@ class Prepared:
 def chart_context(site: SiteModel) -> dict:
     """What the chart specs are built from: the page's names and colours."""
     gpu = site.catalog.gpus[site.base.gpu]
+    # the contexts the opening configuration's plain-decoding measurements were taken at, and the
+    # grid contexts they are shown at (the nearest on a log scale, as site_model places them)
+    measured = [p.context_tokens for p in measured_plain_points(site.catalog)
+                if (p.gpu, p.target) == (site.base.gpu, site.base.target)]
+    contexts = site.axes["context"]
+    shown_at = sorted({min(contexts, key=lambda c: abs(math.log(c / m))) for m in measured})
     return {"labels": site.labels,
             "colours": {"drafter": {k: d.colour for k, d in site.catalog.drafters.items()}},
-            "gpu_memory": format_value("gb", gpu.memory_capacity_bytes)}
+            "gpu_memory": format_value("gb", gpu.memory_capacity_bytes),
+            "measured_contexts": {"min": min(measured), "max": max(measured), "shown_at": shown_at}}
 
 
 def simulation_values(site: SiteModel) -> dict:

@@ -61,7 +61,8 @@ def moe_story(catalog: Catalog) -> MoeStory:
             ideal = evaluate(state.replace(cost_model="whole-pass"), catalog=catalog)
             speedups[target][batch] = r.speedup
             rows.append({
-                "target": target, "label": arch.label, "tp": state.tp, "moe": arch.is_moe, "batch": batch,
+                "target": target, "label": arch.label, "tp": state.tp, "alpha": state.alpha, "moe": arch.is_moe,
+                "batch": batch,
                 "speedup": r.speedup, "ideal_speedup": ideal.speedup, "fits": r.fits_in_memory,
                 "experts_plain": float(arch.expected_experts_touched(batch)) if arch.is_moe else None,
                 "experts_verify": float(arch.expected_experts_touched(batch * (GAMMA + 1))) if arch.is_moe else None,
@@ -83,6 +84,8 @@ def moe_story(catalog: Catalog) -> MoeStory:
         "num_experts": moe.num_experts, "experts_per_token": moe.num_experts_per_tok,
         "active_params": moe.active_params, "params": moe.params,
         "tp": {t: tensor_parallel_for(catalog, GPU, t) for t in (MOE_TARGET, *DENSE_TARGETS)},
+        "alpha": {t: _state(catalog, t, 1).alpha for t in (MOE_TARGET, *DENSE_TARGETS)},
+        "labels": {t: catalog.targets[t].label for t in (MOE_TARGET, *DENSE_TARGETS)},
         "measured_length": typical.mean_acceptance_length,
         "experts": {b: {"plain": float(moe.expected_experts_touched(b)),
                         "verify": float(moe.expected_experts_touched(b * (GAMMA + 1)))} for b in BATCHES},

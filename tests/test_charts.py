@@ -444,3 +444,15 @@ def test_a_static_picture_names_only_fonts_of_the_widths_it_was_laid_out_in(buil
         return float(re.search(r'width="([0-9.]+)"', vlc.vegalite_to_svg(spec))[1])
 
     assert width(STATIC_FONT) == width("Liberation Sans") < width("DejaVu Sans")
+
+
+def test_the_throughput_chart_says_where_its_measurements_were_taken(specs, site):
+    """Found once: "shown at 512 and 8k tokens of context" over measurements taken at 343, 640
+    and 8,448 tokens. The subtitle gives the measured contexts and the grid's nearest, from the data."""
+    from generator.evidence import measured_plain_points
+
+    measured = [p.context_tokens for p in measured_plain_points(site.catalog)
+                if (p.gpu, p.target) == (site.base.gpu, site.base.target)]
+    subtitle = " ".join(specs["throughput"]["title"]["subtitle"])
+    assert f"at {min(measured):,} to {max(measured):,} tokens of context" in subtitle
+    assert "(512 or 8k tokens)" in subtitle  # 343 and 640 are nearest 512, 8,448 nearest 8,192

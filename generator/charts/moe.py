@@ -13,7 +13,8 @@ DESCRIPTION = ("Line chart of the speedup of an EAGLE-3 head at γ = 2 over plai
                "at 1×.")
 ROWS = None  # the build writes them (generator/moe.py)
 FOLLOWS_STATE = False
-COLUMNS = [column("label", "target"), column("tp", "H100s", "int"), column("batch", "concurrent sequences", "int"),
+COLUMNS = [column("label", "target"), column("tp", "H100s", "int"), column("alpha", "α on chat", "num"),
+           column("batch", "concurrent sequences", "int"),
            column("speedup", "speedup, calibrated", "times"), column("ideal_speedup", "speedup, ideal whole pass", "times"),
            column("experts_plain", "experts per layer, plain step", "num1"),
            column("experts_verify", "experts per layer, verify pass", "num1"), column("fits", "fits in memory", "yes")]

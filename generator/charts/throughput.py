@@ -29,7 +29,14 @@ HEIGHT = 190
 STUDY_COLOURS = [TEAL, PURPLE]
 
 
+def _or(contexts: list[int]) -> str:
+    """Grid contexts as the axis writes them: 512, 8k."""
+    names = [f"{c // 1024}k" if c >= 1024 else str(c) for c in contexts]
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
 def spec(context: dict) -> dict:
+    taken = context["measured_contexts"]
     models = context["labels"]["cost_model"]
     studies = context["labels"]["measured_study"]
     base = alt.Chart(source(NAME)).transform_calculate(
@@ -69,7 +76,9 @@ def spec(context: dict) -> dict:
     chart = alt.layer(other, line, ring, measured).properties(
         width="container", height=HEIGHT,
         title=title("Plain decoding at each batch size", "Solid: the cost model you picked; dashed: the",
-                    "other. Diamonds: measured in vLLM on an H100,", "shown at 512 and 8k tokens of context."),
+                    "other. Diamonds: measured in vLLM on an H100",
+                    f"at {taken['min']:,} to {taken['max']:,} tokens of context, each",
+                    f"shown at the nearest here ({_or(taken['shown_at'])} tokens)."),
     )
     # measurements exist at two contexts only: elsewhere the diamonds' layer has no rows
     return finish(chart, NAME, DESCRIPTION, may_be_empty=["tokens_per_s"])

@@ -23,6 +23,9 @@ Formats (field names and number formats from the engines' source; research notes
 Definitions (vLLM's): num_drafts = verify passes that drafted; accepted counts the accepted
 prefix only; mean acceptance length = 1 + accepted / num_drafts (bonus token included);
 per-position acceptance rate j = drafts whose prefix reached j / num_drafts (unconditional).
+V1 lines print no num_drafts: it is read as drafted / γ, exact when every draft has all γ
+positions; where one line's printed mean disagrees with that by more than its rounding, the
+printed mean (vLLM's own count) is read and the disagreement noted.
 """
 from __future__ import annotations
 
@@ -131,7 +134,8 @@ def _mean_disagrees(gaps: list[float], lines: int, k: int, uneven: bool, printed
     """The note for lines whose printed mean acceptance length is not 1 + accepted / (drafted / k)."""
     if lines == 1:
         text = (f"The line prints a mean acceptance length of {printed:.2f}, but its token counts give "
-                f"{counted:.2f} (1 + accepted / (drafted / {k})).")
+                f"{counted:.2f} (1 + accepted / (drafted / {k})); the printed one is read, as vLLM divides by "
+                "its own count of drafts.")
     else:
         text = (f"On {len(gaps)} of {lines} lines the printed mean acceptance length differs from the token "
                 f"counts' (1 + accepted / (drafted / {k})) by up to {max(gaps):.2f}.")
@@ -193,7 +197,11 @@ def _pool_v1(lines: list[dict]) -> Reading:
     if len(used) > 1:
         notes.append(f"{len(used)} lines were pooled, each weighted by its number of drafts (drafted tokens / {k}).")
     if gaps:
-        notes.append(_mean_disagrees(gaps, len(used), k, uneven, used[0]["mean"] + no_bonus, mean))
+        printed = used[0]["mean"] + no_bonus
+        notes.append(_mean_disagrees(gaps, len(used), k, uneven, printed, mean))
+        if len(used) == 1 and printed > 1 and used[0]["accepted"] is not None:
+            # vLLM divides by its own count of drafts: one line's printed mean is the better one
+            mean, drafts_total = printed, accepted_total / (printed - 1)
     return Reading("vLLM V1 log", len(lines), gamma=k, num_drafts=drafts_total, num_draft_tokens=drafted_total,
                    num_accepted_tokens=accepted_total, mean_acceptance_length=mean, per_position_acceptance=per_pos,
                    notes=tuple(notes))

@@ -83,7 +83,8 @@ const MEAN_PRINT_TOLERANCE = 0.01;
 function meanDisagrees(gaps, lines, k, uneven, printed, counted) {
   let text = lines === 1
     ? `The line prints a mean acceptance length of ${fixed(printed, 2)}, but its token counts give ` +
-      `${fixed(counted, 2)} (1 + accepted / (drafted / ${k})).`
+      `${fixed(counted, 2)} (1 + accepted / (drafted / ${k})); the printed one is read, as vLLM divides by ` +
+      "its own count of drafts."
     : `On ${gaps.length} of ${lines} lines the printed mean acceptance length differs from the token ` +
       `counts' (1 + accepted / (drafted / ${k})) by up to ${fixed(Math.max(...gaps), 2)}.`;
   if (uneven) {
@@ -150,15 +151,24 @@ function poolV1(lines) {
     return reading("vLLM V1 log", lines.length, { gamma: k, notes });
   }
   if (used.length > 1) notes.push(`${used.length} lines were pooled, each weighted by its number of drafts (drafted tokens / ${k}).`);
-  const mean = 1 + accepted / drafts;
-  if (gaps.length) notes.push(meanDisagrees(gaps, used.length, k, uneven, used[0].mean + (noBonus ? 1 : 0), mean));
+  const perPosition = weighted.map((w) => w / drafts);
+  let mean = 1 + accepted / drafts;
+  if (gaps.length) {
+    const printed = used[0].mean + (noBonus ? 1 : 0);
+    notes.push(meanDisagrees(gaps, used.length, k, uneven, printed, mean));
+    if (used.length === 1 && printed > 1 && used[0].accepted !== null) {
+      // vLLM divides by its own count of drafts: one line's printed mean is the better one
+      mean = printed;
+      drafts = accepted / (printed - 1);
+    }
+  }
   return reading("vLLM V1 log", lines.length, {
     gamma: k,
     num_drafts: drafts,
     num_draft_tokens: drafted,
     num_accepted_tokens: accepted,
     mean_acceptance_length: mean,
-    per_position_acceptance: weighted.map((w) => w / drafts),
+    per_position_acceptance: perPosition,
     notes,
   });
 }

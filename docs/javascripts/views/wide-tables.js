@@ -53,8 +53,13 @@ function fit(root) {
   const tables = [...root.querySelectorAll(".md-typeset table")].filter((t) => t.tHead && !t.closest("details:not([open])"));
   for (const table of tables) if ("cards" in table.dataset) delete table.dataset.cards;
   const wide = tables.filter((table) => {
-    const box = table.closest(WRAPPERS) ?? table.parentElement;
-    return shown(table) && table.scrollWidth > box.clientWidth + 1;
+    if (!shown(table)) return false;
+    // The table scrolls inside itself (the theme caps it at its box's width), or it pushes its
+    // wrapper into a sideways scroll: the theme pads the table's box inside the wrapper, so a
+    // table a little narrower than the wrapper can still overflow it.
+    const wrapper = table.closest(WRAPPERS);
+    const box = wrapper ?? table.parentElement;
+    return table.scrollWidth > box.clientWidth + 1 || (wrapper !== null && wrapper.scrollWidth > wrapper.clientWidth + 1);
   });
   const carded = new Set(wide.map((table) => table.closest(WRAPPERS)));
   const overflowing = wrappers.map((w) => !carded.has(w) && shown(w) && w.scrollWidth > w.clientWidth + 1);
