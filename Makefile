@@ -29,9 +29,10 @@ serve: site
 	@echo "Serving site/ on http://localhost:$(PORT)/"
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
 
-# Two workers or more: the browser tests on one, the rest beside them (tests/conftest.py).
+# One pytest-xdist worker per core: while one Chromium lays a page out, the other core runs the
+# model's tests or another page.
 test: $(STAMP) chromium site
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n auto
 
 bench: $(STAMP) chromium site
 	$(PY) -m benchmarks

@@ -65,11 +65,3 @@ def rendered_pages(prepared_default):
     files, _ = render_essay(prepared_default)
     return {name: files[name].decode() for name in ("index.md", "model.md")}
 
-
-def pytest_collection_modifyitems(items):
-    # `make test` runs two pytest-xdist workers (`-n 2 --dist loadgroup`): every browser test on
-    # one, sharing its Chromium and server, and the model, generator and build tests on the other,
-    # which use the second core while Chromium lays pages out.
-    for item in items:
-        if "browser" in item.path.parts:
-            item.add_marker(pytest.mark.xdist_group("browser"))

@@ -96,7 +96,10 @@ class Page {
     this.state$.subscribe((s) => this.load(s));
     this.shown$.subscribe((shown) => this.render(shown));
     // A corrected URL is rewritten, so a link copied from the address bar is the state shown.
-    if (notes.length > 0 && this.sim) this.replaceUrl(state);
+    if (notes.length > 0 && this.sim) {
+      this.replaceUrl(state);
+      this.bar?.corrected();
+    }
     this.state$.set(state);
   }
 

@@ -14,6 +14,7 @@ import re
 from urllib.parse import parse_qsl, quote
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .site_helpers import CSP_WATCH, KEYS, manifest, names_by_key, query_of, state_of_controls, wait_rendered
 
@@ -250,6 +251,10 @@ def _page_subset() -> list[str]:
     return list(dict.fromkeys(PAGE_MUST + markup[::6] + moved[::8]))
 
 
+# The bar (at the top of the page, far above the simulation) says the link was corrected.
+BAR_NOTE_SHOWN = """() => { const note = document.querySelector('#simulation [data-bar-note]');
+  return note !== null && !note.hidden && !note.closest('[data-bar]').hidden; }"""
+
 # Everything one load is checked for, in one call: the note, the controls, the URL, and any
 # sign of markup from the URL: tags through which markup could run or load something (outside
 # the charts' Vega views, drawn from the data), on* attributes or javascript: URLs anywhere, the
@@ -286,6 +291,7 @@ LOAD_REPORT = """() => {
     census,
     suspicious,
     ran: '__pwned' in window,
+    barNote: (""" + BAR_NOTE_SHOWN + """)(),
     csp: window.__cspViolations,
   };
 }"""
@@ -315,7 +321,15 @@ def test_hostile_urls_in_the_real_page(page, page_log):
         label = query[:60]
         page.goto("/?" + query)  # a fresh navigation each
         wait_rendered(page, query_of(state))
+        if count:
+            # where the reader is (the top of the page), the bar says the link was corrected
+            try:
+                page.wait_for_function(BAR_NOTE_SHOWN, timeout=5000)
+            except PlaywrightTimeout:
+                problems.append(f"{label}: the bar does not say the link was corrected")
         got = page.evaluate(LOAD_REPORT)
+        if not count and got["barNote"]:
+            problems.append(f"{label}: the bar says a correct link was corrected")
         shown = got["notes"]
         if state_of_controls(got["controls"]) != state:
             problems.append(f"{label}: controls show {got['controls']}, expected {state}")

@@ -12,7 +12,8 @@ export function mountBar(sim) {
   const bar = sim.querySelector("[data-bar]");
   const main = sim.querySelector("[data-sim-main]") ?? sim;
   const back = sim.querySelector("[data-action=back-to-reading]");
-  if (!bar) return { changed() {}, stop() {} };
+  if (!bar) return { changed() {}, corrected() {}, stop() {} };
+  const note = bar.querySelector("[data-bar-note]");
   const root = document.documentElement;
   let offscreen = false;
   let passed = false; // the controls are above the window: the reader has read past them
@@ -75,11 +76,20 @@ export function mountBar(sim) {
   return {
     // The state changed from somewhere other than the controls: show it where the reader is.
     changed() {
+      if (note) note.hidden = true; // the link's correction is no longer what is shown
       touched = true;
       show();
       clearTimeout(timer);
       bar.classList.add("is-changed");
       timer = setTimeout(() => bar.classList.remove("is-changed"), CHANGED_MS);
+    },
+    // The page's own link had values the simulation does not hold: say so where the reader is,
+    // at the top of the page, far above the simulation's note that says how they were corrected.
+    corrected() {
+      if (!note) return;
+      note.hidden = false;
+      touched = true;
+      show();
     },
     stop() {
       observer.disconnect();
