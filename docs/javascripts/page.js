@@ -117,6 +117,7 @@ class Page {
         this.replaceUrl(state, { soon: true });
       },
       onCommit: (moved) => {
+        this.bar?.clearNote();
         const { state, notes } = constrainState(moved, this.manifest, everyField);
         this.state$.set(state, { source: "controls" });
         showNotes(this.sim, notes);

@@ -12,7 +12,7 @@ export function mountBar(sim) {
   const bar = sim.querySelector("[data-bar]");
   const main = sim.querySelector("[data-sim-main]") ?? sim;
   const back = sim.querySelector("[data-action=back-to-reading]");
-  if (!bar) return { changed() {}, corrected() {}, stop() {} };
+  if (!bar) return { changed() {}, corrected() {}, clearNote() {}, stop() {} };
   const note = bar.querySelector("[data-bar-note]");
   const root = document.documentElement;
   let offscreen = false;
@@ -76,7 +76,7 @@ export function mountBar(sim) {
   return {
     // The state changed from somewhere other than the controls: show it where the reader is.
     changed() {
-      if (note) note.hidden = true; // the link's correction is no longer what is shown
+      if (note) note.hidden = true; // the link's correction is past
       touched = true;
       show();
       clearTimeout(timer);
@@ -90,6 +90,10 @@ export function mountBar(sim) {
       note.hidden = false;
       touched = true;
       show();
+    },
+    // The reader has set a state of their own: the link's correction is past.
+    clearNote() {
+      if (note) note.hidden = true;
     },
     stop() {
       observer.disconnect();
