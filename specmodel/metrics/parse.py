@@ -140,8 +140,8 @@ def _mean_disagrees(gaps: list[float], lines: int, k: int, uneven: bool, printed
         text = (f"On {len(gaps)} of {lines} lines the printed mean acceptance length differs from the token "
                 f"counts' (1 + accepted / (drafted / {k})) by up to {max(gaps):.2f}.")
     if uneven:
-        text += (f" The drafted tokens are not a multiple of {k}: some drafts were shorter than {k} positions, "
-                 "so the number of drafts, and the mean read here, are estimates.")
+        text += f" The drafted tokens are not a multiple of {k}: some drafts were shorter than {k} positions"
+        text += "." if lines == 1 else ", so the number of drafts, and the mean read here, are estimates."
     return text + " The fit uses the per-position rates, not either mean."
 
 

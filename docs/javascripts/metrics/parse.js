@@ -88,8 +88,8 @@ function meanDisagrees(gaps, lines, k, uneven, printed, counted) {
     : `On ${gaps.length} of ${lines} lines the printed mean acceptance length differs from the token ` +
       `counts' (1 + accepted / (drafted / ${k})) by up to ${fixed(Math.max(...gaps), 2)}.`;
   if (uneven) {
-    text += ` The drafted tokens are not a multiple of ${k}: some drafts were shorter than ${k} positions, ` +
-      "so the number of drafts, and the mean read here, are estimates.";
+    text += ` The drafted tokens are not a multiple of ${k}: some drafts were shorter than ${k} positions`;
+    text += lines === 1 ? "." : ", so the number of drafts, and the mean read here, are estimates.";
   }
   return text + " The fit uses the per-position rates, not either mean.";
 }
