@@ -104,12 +104,13 @@ def test_the_summary_is_spoken_once_after_a_burst_of_input(page, page_log):
     # Anything still due would come within the announcement delay (announce.js ANNOUNCE_DELAY_MS).
     page.wait_for_timeout(1000)
     # One summary for the burst. On a loaded machine a key can come more than the delay after the
-    # last: that pause ends a burst, and its summary is due then (a reader who pauses is told).
+    # last: that pause ends a burst, and its summary may be due then (a reader who pauses is told),
+    # or not, if the key's input event ran before the overdue timer (input goes first).
     assert f"ANNOUNCE_DELAY_MS = {ANNOUNCE_DELAY_MS};" in (ROOT / "docs/javascripts/views/announce.js").read_text()
     inputs = page.evaluate("() => window.__inputs")
     assert len(inputs) == 10
     gaps = [b - a for a, b in zip(inputs, inputs[1:])]
-    pauses = range(1 + sum(g > ANNOUNCE_DELAY_MS + 30 for g in gaps), 2 + sum(g > ANNOUNCE_DELAY_MS - 30 for g in gaps))
+    pauses = range(1, 2 + sum(g > ANNOUNCE_DELAY_MS - 30 for g in gaps))
     announced = page.evaluate("() => window.__announcements")
     assert set(announced) == {"summary"} and len(announced) in pauses, (announced, [round(g) for g in gaps])
 
