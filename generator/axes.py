@@ -11,6 +11,7 @@ decoding throughputs the ladder shows).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from specmodel import FIELDS, Catalog, State
@@ -59,6 +60,11 @@ def other_cost_model(name: str) -> str:
 def nearest_on_axis(values, x: float) -> float:
     """The value of a numeric axis nearest ``x`` (ties to the lower)."""
     return min(values, key=lambda v: (abs(v - x), v))
+
+
+def nearest_on_log_axis(values, x: float) -> float:
+    """The value of a geometric axis (batch, context) nearest ``x`` on a log scale."""
+    return min(values, key=lambda v: abs(math.log(v / x)))
 
 
 def site_typical_acceptance(catalog: Catalog, target: str = "qwen3-8b") -> dict[str, dict[str, tuple[float, str]]]:

@@ -9,7 +9,6 @@ template, line and value) stops the build with the docs/ tree untouched.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shutil
@@ -23,7 +22,7 @@ from specmodel.readouts import READOUT_KEYS, Readouts
 from specmodel.vllm import engine_log_line, engine_log_window
 
 from . import chart_rows, charts, svg, vega_specs
-from .axes import BREAKDOWN_MODELS, manifest_axes, site_state
+from .axes import BREAKDOWN_MODELS, manifest_axes, nearest_on_log_axis, site_state
 from .charts.common import TABLE
 from .context import build_context
 from .contract import FIELDS
@@ -74,7 +73,7 @@ def chart_context(site: SiteModel) -> dict:
     measured = [p.context_tokens for p in measured_plain_points(site.catalog)
                 if (p.gpu, p.target) == (site.base.gpu, site.base.target)]
     contexts = site.axes["context"]
-    shown_at = sorted({min(contexts, key=lambda c: abs(math.log(c / m))) for m in measured})
+    shown_at = sorted({nearest_on_log_axis(contexts, m) for m in measured})
     return {"labels": site.labels,
             "colours": {"drafter": {k: d.colour for k, d in site.catalog.drafters.items()}},
             "gpu_memory": format_value("gb", gpu.memory_capacity_bytes),

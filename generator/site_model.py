@@ -24,7 +24,7 @@ from specmodel.vllm import engine_log_counts, format_per_position, speculative_c
 
 from .axes import (
     SITE_COST_MODELS, STATE_AXES, TOKEN_ROW_PASSES, Configuration, axes as site_axes, default_configuration,
-    defaults, labels as site_labels, other_cost_model, site_state, site_typical_acceptance,
+    defaults, labels as site_labels, nearest_on_log_axis, other_cost_model, site_state, site_typical_acceptance,
 )
 from .contract import FIELDS, FILES, IDEAL_FIELDS, IDEAL_MODEL, TABLES, stored, token_kinds
 from .evidence import measured_plain_points
@@ -282,7 +282,7 @@ class SiteModel:
                 continue
             if (point.gpu, point.target, 1) != self.config.key:
                 continue  # measured for another configuration
-            nearest = min(ax["context"], key=lambda c: abs(math.log(c / point.context_tokens)))
+            nearest = nearest_on_log_axis(ax["context"], point.context_tokens)
             i = (ax["measured_study"].index(point.study), ax["context"].index(nearest), ax["batch"].index(point.batch))
             if not math.isnan(tokens[i]):
                 raise ValueError(f"two {point.study} measurements at batch {point.batch} near context {nearest}")
