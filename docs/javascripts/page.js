@@ -35,8 +35,10 @@ function isSitePage(link) {
 }
 
 function relinkThisPage() {
+  const query = location.search;
   for (const link of document.querySelectorAll("a[href]")) {
-    if (isSitePage(link)) link.search = location.search;
+    // unchanged links untouched: a written href restyles its link even when it is the same
+    if (link.search !== query && isSitePage(link)) link.search = query;
   }
 }
 

@@ -188,6 +188,19 @@ def test_explorable_links_answer_in_place_and_keep_the_reading_position(page, pa
     )
     page.locator("#simulation [data-action=back-to-reading]").click()
     page.wait_for_function("y => Math.abs(scrollY - y) < 2", arg=before)
+    # also from the very end of the page (the bar hides while the simulation shows: the page must
+    # not grow shorter then, or the way back lands short of the end)
+    page.evaluate("() => scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'})")
+    page.wait_for_function("() => !document.querySelector('#simulation [data-bar]').hidden")
+    end = page.evaluate("() => scrollY")
+    assert end > before
+    bar.locator("[data-action=open-simulation]").click()
+    page.wait_for_function(
+        "() => { const r = document.querySelector('#simulation').getBoundingClientRect();"
+        " return r.top >= -2 && r.top < innerHeight / 2; }"
+    )
+    page.locator("#simulation [data-action=back-to-reading]").click()
+    page.wait_for_function("y => Math.abs(scrollY - y) < 2", arg=end, timeout=5000)
 
 
 def page_readouts_text(page, key: str) -> str:

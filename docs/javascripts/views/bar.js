@@ -2,8 +2,10 @@
 // past the simulation's controls (or changed the state from elsewhere). Explorable links and
 // clicks on charts change the state where the reader is (no jump); the bar shows the result, and
 // its button opens the full simulation. After such a jump, "Back to where you were reading"
-// returns to the reading position. While it shows, the page ends that much lower (spec.css), so
-// the bar never hides the end of the text.
+// returns to the reading position. The page ends that much lower (spec.css), so the bar never
+// hides the end of the text; always, not only while the bar shows: a page whose length changed as
+// the bar came and went would clamp "Back to where you were reading" near its end (the bar is
+// hidden while the simulation is on screen) and move the text under a reader at its end.
 // Its numbers are ordinary [data-readout] and [data-output] elements: the readouts and controls
 // views fill them like any other.
 const CHANGED_MS = 1200;
@@ -20,6 +22,7 @@ export function mountBar(sim) {
   let touched = false; // the state was changed from outside the controls
   let readingAt = null; // scroll position to return to, after the bar opened the simulation
   let timer = 0;
+  root.classList.add("spec-bar-room");
 
   // Over the text column: centred on the simulation (which spans it) and no wider, so the bar
   // never covers the navigation or the table of contents beside the text (spec.css).
@@ -33,7 +36,7 @@ export function mountBar(sim) {
     const shown = offscreen && (passed || touched);
     if (shown) align();
     bar.hidden = !shown;
-    root.classList.toggle("spec-bar-shown", shown);
+    // the bar's last height: the room stays when it hides
     if (shown) root.style.setProperty("--spec-bar-space", `${bar.offsetHeight}px`);
   };
   const observer = new IntersectionObserver(
@@ -98,7 +101,7 @@ export function mountBar(sim) {
     stop() {
       observer.disconnect();
       passedObserver.disconnect();
-      root.classList.remove("spec-bar-shown");
+      root.classList.remove("spec-bar-room");
       removeEventListener("resize", align);
       clearTimeout(timer);
     },

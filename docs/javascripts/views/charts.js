@@ -119,6 +119,10 @@ class Chart {
     try {
       const spec = structuredClone(await loadSpec(this.el.dataset.spec));
       if (generation !== this.generation) return;
+      // The view's first run draws the rows of the state on screen, when they are known: not the
+      // build's default rows (fetched from the spec's data URL) only to be replaced at once.
+      const embedded = this.rows;
+      if (embedded) withRows(spec, embedded);
       // Vega names the SVG (aria-label) after the spec's description: the static picture's alt
       // text, so the live chart is described as the picture it replaces.
       spec.description ??= this.el.querySelector("img")?.alt;
@@ -146,7 +150,7 @@ class Chart {
       this.result = result;
       this.relayout = spec.usermeta?.relayout === true;
       this.listenForSelect(spec.usermeta?.select);
-      if (this.rows) await this.apply();
+      if (this.rows) await this.apply({ drawn: this.rows === embedded });
       this.show();
     } catch (error) {
       if (generation === this.generation) this.fail(error.message);
@@ -181,12 +185,16 @@ class Chart {
     this.show();
   }
 
-  async apply() {
+  // Shows this.rows in the view; {drawn: true}: the view was made with them, and only needs its
+  // first layout.
+  async apply({ drawn: made = false } = {}) {
     const view = this.result.view;
     const drawn = () => (this.relayout ? String(view.scale(DRAWN_SCALE)?.domain()) : "");
-    const before = drawn();
-    for (const [name, rows] of Object.entries(this.rows)) view.data(name, rows);
-    await view.runAsync();
+    const before = made ? "" : drawn();
+    if (!made) {
+      for (const [name, rows] of Object.entries(this.rows)) view.data(name, rows);
+      await view.runAsync();
+    }
     // A legend listing only what is drawn (generator/charts/common.py, DRAWN_VALUES) learns its
     // entries in the pulse that lays the chart out, too late for its size: when they change, lay
     // the chart out again.
@@ -241,6 +249,16 @@ class Chart {
       this.result.finalize();
       this.result = null;
     }
+  }
+}
+
+// `spec`'s named datasets given `datasets` ({name: rows}) as inline values in place of their URL
+// (a dataset's format and transforms stay: they apply to inline values alike).
+function withRows(spec, datasets) {
+  for (const data of spec.data ?? []) {
+    if (!(data.name in datasets)) continue;
+    delete data.url;
+    data.values = datasets[data.name];
   }
 }
 
