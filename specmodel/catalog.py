@@ -223,7 +223,8 @@ DRAFTER_ENTRIES: dict[str, dict] = {
                          "llama-3.1-8b-instruct": "eagle3-llama-3.1-8b-instruct",
                          "llama-3.3-70b-instruct": "eagle3-llama-3.3-70b-instruct"}},
     # vLLM's default prompt_lookup_max is 5 in some versions; 4 is what the essay's config shows.
-    "ngram": {"kind": "ngram", "label": "n-gram prompt lookup", "colour": "#17877D", "prompt_lookup_max": 4},
+    # Its colour holds white text at 5:1 (the decision map's labels); #17877D held only 4.4:1.
+    "ngram": {"kind": "ngram", "label": "n-gram prompt lookup", "colour": "#157C73", "prompt_lookup_max": 4},
 }
 
 

@@ -34,12 +34,27 @@ function isSitePage(link) {
   return link.pathname.startsWith(root) && (link.pathname.endsWith("/") || link.pathname.endsWith(".html"));
 }
 
-function relinkThisPage() {
+function relinkThisPage(root = document) {
   const query = location.search;
-  for (const link of document.querySelectorAll("a[href]")) {
+  for (const link of root.querySelectorAll("a[href]")) {
     // unchanged links untouched: a written href restyles its link even when it is the same
     if (link.search !== query && isSitePage(link)) link.search = query;
   }
+}
+
+// The search results are written as the reader types: their links get the query as they appear,
+// so the address a hovered result shows (and a copied one holds) is the state. keepStateOnClick
+// still covers a result followed before this runs.
+let searchObserver = null;
+let searchResults = null;
+
+function relinkSearchResults() {
+  const results = document.querySelector(".md-search-result");
+  if (!results || results === searchResults) return;
+  searchObserver ??= new MutationObserver(() => relinkThisPage(searchResults));
+  searchObserver.disconnect();
+  searchObserver.observe(results, { childList: true, subtree: true });
+  searchResults = results;
 }
 
 // While a slider is dragged the address and the links follow once the reader pauses, not on
@@ -467,6 +482,7 @@ export async function setupPage() {
   page = null;
   // Every page's links keep the state, also a page with no numbers of its own.
   relinkThisPage();
+  relinkSearchResults();
   const root = document.documentElement;
   // A linked state's numbers are not the build's: until they are on screen, the build's are
   // hidden (spec.css), so the first thing painted is never the default state's verdict.
@@ -474,7 +490,9 @@ export async function setupPage() {
   root.classList.toggle("spec-pending", location.search.length > 1);
   const ready = () => root.classList.remove("spec-pending");
   const sim = document.querySelector(".spec-sim#simulation");
-  const article = document.querySelector("article") ?? document.body;
+  // The content's article: the search results the theme writes are <article>s too, and after a
+  // search a result may come first.
+  const article = document.querySelector(".md-content article") ?? document.body;
   const needsData = sim || document.querySelector(".spec-chart[data-chart], .live[data-live], a.explore");
   if (!needsData) {
     ready();

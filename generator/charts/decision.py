@@ -28,8 +28,11 @@ PLAIN_WINS = "plain"
 PLAIN_WINS_LABEL = "none: plain decoding is faster"
 STEP_X, STEP_Y = 37, 26  # px per context column, per batch row
 RING_WIDTH, RING_HEIGHT = STEP_X + 3, STEP_Y + 3  # round the cell, over the gaps between cells
-FRAME_WIDTH, FRAME_HEIGHT = STEP_X - 4, STEP_Y - 3.5  # inside the cell, clear of its gaps
 LABEL = "#ffffff"  # the cells' text: every drafter colour and the grey are picked to hold it
+# A cell whose best choice does not fit in the GPU's memory is faded to this much of its colour,
+# and its text is in the page's ink: pale as the ladder's rungs that do not fit are.
+NO_FIT_OPACITY = 0.3
+LABEL_FONT_SIZE = 10
 # What a click on a cell sets: the cell's batch and context, and its drafter at its best γ and
 # its typical acceptance for the traffic.
 SELECT = ["batch", "context", "drafter", "gamma", "alpha", "acceptance"]
@@ -68,6 +71,7 @@ def spec(context: dict) -> dict:
                         legend=alt.Legend(orient="bottom", columns=1, values=DRAWN_VALUES, symbolStrokeWidth=0,
                                           labelExpr=label_expr({**labels, PLAIN_WINS: PLAIN_WINS_LABEL}))),
         opacity=drawn("winner:N", winners),
+        fillOpacity=alt.condition("datum.fits", alt.value(1), alt.value(NO_FIT_OPACITY)),
         tooltip=[alt.Tooltip("task_label:N", title="traffic"),
                  alt.Tooltip("batch:O", title="concurrent sequences", format=","),
                  alt.Tooltip("context:O", title="context (tokens)", format=","),
@@ -77,24 +81,18 @@ def spec(context: dict) -> dict:
                  alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("verdict:N", title="verdict"),
                  alt.Tooltip("memory:N", title="memory")],
     )
-    # A choice that does not fit in the GPU's memory is framed: possible only on paper. A frame
-    # keeps the fill, so the white labels stay readable. It is white like them and inside the
-    # cell, so it is seen against the cell's own colour, the same in both palettes (an orange
-    # outline on the cell's edge vanished on the EAGLE-3 head's orange cells on slate; the ink
-    # would fall under 3:1 on the darker fills on white).
-    frame = base.transform_filter("!datum.fits").mark_point(
-        shape=_box(FRAME_WIDTH, FRAME_HEIGHT), size=FRAME_WIDTH ** 2, filled=False, color=LABEL, opacity=1,
-        strokeWidth=1.5, cursor="pointer").encode(x=x, y=y)
     # The current state's batch and context: a dashed ring in the ink round the cell, over the
-    # gaps, so it is seen against the page and apart from the frame. Frame and ring are symbols:
-    # a point is centred on its band (a rect of another size than the band is not).
+    # gaps, so it is seen against the page. A symbol: a point is centred on its band (a rect of
+    # another size than the band is not).
     ring = base.transform_filter("datum.current").mark_point(
         shape=_box(RING_WIDTH, RING_HEIGHT), size=RING_WIDTH ** 2,
         filled=False, color="currentColor", opacity=1, strokeWidth=2, strokeDash=[3, 2]).encode(x=x, y=y)
-    # Two-line label: shift up half a line so the pair is centred in the cell.
-    text = base.mark_text(color=LABEL, fontSize=9, lineBreak="\n", dy=-5, cursor="pointer").encode(
-        x=x, y=y, text="label:N")
-    chart = alt.layer(cells, frame, ring, text).properties(width=alt.Step(STEP_X), height=alt.Step(STEP_Y)).facet(
+    # Two-line label: shift up half a line so the pair is centred in the cell. White on a full
+    # colour; the page's ink on a faded one (a cell that does not fit).
+    text = base.mark_text(fontSize=LABEL_FONT_SIZE, lineBreak="\n", dy=-LABEL_FONT_SIZE / 2 - 0.5,
+                          cursor="pointer").encode(
+        x=x, y=y, text="label:N", color=alt.condition("datum.fits", alt.value(LABEL), alt.value("currentColor")))
+    chart = alt.layer(cells, ring, text).properties(width=alt.Step(STEP_X), height=alt.Step(STEP_Y)).facet(
         row=alt.Row("task:N", sort=list(tasks), title=None,
                     header=alt.Header(labelExpr=label_expr(tasks, "datum.value"), labelAngle=0, labelAlign="left",
                                       labelAnchor="start", labelOrient="top", labelFontWeight="bold",
@@ -102,8 +100,8 @@ def spec(context: dict) -> dict:
         spacing=14,
     ).properties(
         title=title("Best drafter and γ, by traffic", "Colour: the fastest drafter at its typical",
-                    "acceptance (grey: none beats plain decoding);", "text: its γ and speedup. Framed in white: does",
-                    "not fit. Click a cell to open it above."),
+                    "acceptance (grey: none beats plain decoding);", "text: its γ and speedup. Faded: does not fit",
+                    "in memory. Click a cell to open it above."),
     )
     return finish(chart, NAME, DESCRIPTION, select=SELECT)
 

@@ -271,7 +271,11 @@ DRAWN = """(name) => {
             strokeWidth: parseFloat(style.strokeWidth) || 0, dashed: !!e.getAttribute('stroke-dasharray'),
             box: [box.left, box.top, box.right, box.bottom]};
   });
-  return {background, marks};
+  const texts = [...svg.querySelectorAll('.role-mark text')].filter(e => e.__data__ && e.__data__.datum).map(e => {
+    const style = getComputedStyle(e);
+    return {row: e.__data__.datum, fill: style.fill, fillOpacity: opacity(e, 'fill-opacity')};
+  });
+  return {background, marks, texts};
 }"""
 
 
@@ -299,9 +303,10 @@ def _contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 def test_ladder_and_decision_map_encodings_read_the_same_in_both_palettes(new_context, scheme):
     """Found once in the dark palette: the ladder's current rung drawn brightest and the rungs
     that do not fit darkest, against a legend saying "darkest: current; palest: does not fit",
-    and the decision map's orange "does not fit" outline lost on the EAGLE-3 head's orange cells.
-    What holds in both palettes is contrast with the page: the current rung stands out most, a
-    rung that does not fit least, and every outline stands off what it is drawn on."""
+    and the decision map's orange "does not fit" outline lost on the EAGLE-3 head's orange cells
+    (and then its white frame, read as the white gap beside it). What holds in both palettes is
+    contrast with the page: the current rung stands out most, a rung or cell that does not fit
+    least, every outline stands off what it is drawn on, and every cell's text off its cell."""
     page = new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
     problems = []
     # a fitting current rung beside fitting and non-fitting ones; a non-fitting current rung
@@ -337,16 +342,24 @@ def test_ladder_and_decision_map_encodings_read_the_same_in_both_palettes(new_co
         def cell_key(row):
             return row["task"], row["batch"], row["context"]
         cells = {cell_key(m["row"]): m for m in decision["marks"] if m["mark"] == "mark-rect"}
-        frames = [m for m in decision["marks"] if m["mark"] == "mark-symbol" and not m["dashed"]]
-        assert frames and len(frames) == sum(m["row"]["fits"] == 0 for m in cells.values()), query
-        for frame in frames:
-            cell = cells[cell_key(frame["row"])]
-            fill = _over(cell["fill"], cell["fillOpacity"], decision["background"])
-            edge = _contrast(_over(frame["stroke"], frame["strokeOpacity"], "rgb" + str(tuple(fill))), fill)
-            (x0, y0, x1, y1), (c0, d0, c1, d1) = frame["box"], cell["box"]
-            if edge < 3 or not (x0 >= c0 and y0 >= d0 and x1 <= c1 and y1 <= d1):
-                problems.append(f"{query}: the 'does not fit' frame on a {cell['row']['drafter']} cell has contrast "
-                                f"{edge:.1f} with its fill, or leaves the cell")
+        # a cell whose choice does not fit is paler than every cell of its colour that fits (as
+        # the ladder's rungs), and every cell's text stands off its fill
+        fill = {key: _over(m["fill"], m["fillOpacity"], decision["background"]) for key, m in cells.items()}
+        pale = {key: _contrast(colour, page_colour) for key, colour in fill.items()}
+        too_big = [key for key, m in cells.items() if not m["row"]["fits"]]
+        assert too_big and len(too_big) < len(cells), query
+        for key in too_big:
+            same = [k for k, m in cells.items() if m["row"]["fits"] and m["fill"] == cells[key]["fill"]]
+            problems += [f"{query}: cell {key} does not fit yet is as strong as cell {k}, which does"
+                         for k in same if pale[key] >= pale[k]]
+        texts = decision["texts"]
+        assert len(texts) == len(cells), query
+        for text in texts:
+            key = cell_key(text["row"])
+            ink = _over(text["fill"], text["fillOpacity"], "rgb" + str(tuple(fill[key])))
+            if _contrast(ink, fill[key]) < 4.5:
+                problems.append(f"{query}: the text of cell {key} ({'fits' if text['row']['fits'] else 'does not fit'}) "
+                                f"has contrast {_contrast(ink, fill[key]):.1f} with its fill")
         rings = [m for m in decision["marks"] if m["mark"] == "mark-symbol" and m["dashed"]]
         assert all(m["row"]["current"] for m in rings), query
         problems += [f"{query}: the current cell's ring has contrast {c:.1f} with the page"

@@ -466,12 +466,20 @@ def test_every_link_the_theme_writes_keeps_the_state(page, page_log):
     for selector in (".md-sidebar--secondary a.md-nav__link", "article a.headerlink", ".md-sidebar--primary a.md-nav__link"):
         hrefs = page.eval_on_selector_all(selector, "els => els.map(e => e.href)")
         assert hrefs and all(query in h for h in hrefs), (selector, [h for h in hrefs if query not in h][:3])
+    # the search's results carry it as they appear (a hovered result shows its address)
+    page.locator(".md-search__input").click()
+    page.keyboard.type("engine log")  # the theme searches on key events: fill() would type nothing it hears
+    page.wait_for_function("() => document.querySelectorAll('.md-search-result__item a').length > 0")
+    results = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+    assert all(query in h for h in results), [h for h in results if query not in h][:3]
+    page.locator(".md-search__input").press("Escape")
+    page.wait_for_function("() => !document.getElementById('__search').checked")
     # a link the theme writes later (a search result) keeps it when followed
     page.evaluate("""() => {
         const a = document.createElement('a');
         a.href = new URL('./#the-engine-log', location.href.split('?')[0]).href;
         a.id = 'late-link'; a.textContent = 'engine log';
-        document.querySelector('article').append(a);
+        document.querySelector('.md-content article').append(a);  // (the search results are articles too)
     }""")
     # opened in a new tab or copied, the browser reads its href: the reader's press, right click
     # or Tab onto it brings it up to date first
@@ -498,6 +506,28 @@ def test_every_link_the_theme_writes_keeps_the_state(page, page_log):
         page.wait_for_load_state("networkidle")
         dropped = page.evaluate(LINKS_WITHOUT_THE_STATE, query)
         assert dropped == [], (path, dropped[:5])
+
+
+def test_explorable_links_answer_in_place_after_arriving_from_a_search_result(page, page_log):
+    """The theme's search results are <article>s, written before the content: a page set up
+    after following one must still hear its own explorable links (found once: it listened on the
+    first <article>, a search result, and the theme's instant navigation took the clicks)."""
+    page.goto("/model/?batch=64")
+    page.wait_for_load_state("networkidle")
+    page.locator(".md-search__input").click()
+    page.keyboard.type("engine log")
+    result = page.locator(".md-search-result__item a[href*='#the-engine-log']").first
+    result.wait_for()
+    result.click()
+    page.wait_for_url("**/?batch=64#the-engine-log")
+    wait_rendered(page, "?batch=64")
+    page.evaluate("() => { document.querySelector('.md-content article').dataset.mark = 'kept'; }")
+    link = page.locator(".md-content article a.explore").first
+    expected = state_for(link.get_attribute("href").split("?", 1)[1])
+    link.click()
+    wait_rendered(page, query_of(expected))
+    # the page changed its state in place: the theme did not fetch and swap the content
+    assert page.evaluate("() => document.querySelector('.md-content article').dataset.mark") == "kept"
 
 
 # Links to a page of this site (not explorable links, which carry a state of their own) whose
