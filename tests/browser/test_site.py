@@ -126,6 +126,19 @@ def test_no_console_errors_and_nothing_outside_the_site(page, page_log):
     assert warnings == []
 
 
+@pytest.mark.parametrize("path", ["/", "/?batch=64&drafter=ngram", "/model/"])
+def test_a_page_load_requests_each_file_once(page, path):
+    """Found once as a console warning seconds after load ("preloaded but not used"): the theme
+    makes every relative href absolute as its script starts, and the browser preloaded the
+    manifest a second time, for nothing. A file requested twice in one load is such a waste."""
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    if path != "/model/":
+        wait_rendered(page, path[1:])
+    names = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+    assert names and [n for n in set(names) if names.count(n) > 1] == []
+
+
 FIRST_VIEW_BYTES = 1_500_000  # transferred, as a host that compresses text would send it
 DATA_FILE_BYTES = 250_000
 

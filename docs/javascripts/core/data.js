@@ -57,6 +57,12 @@ export function requestManifestEarly() {
     const url = new URL("manifest.json", dataRoot);
     url.searchParams.set("v", version);
     early = fetchJson(url);
+    // The preload has served this request: gone, so that the theme, which makes every relative
+    // href in the page absolute as its script starts, does not make the browser preload it again
+    // (a second request that nothing reads, and a console warning that says so).
+    for (const link of document.querySelectorAll('link[rel="preload"][as="fetch"]')) {
+      if (link.href === url.href) link.remove();
+    }
   }
   early.catch(() => {}); // a page that never asks for it must not report its failure
   return early;
