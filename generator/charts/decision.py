@@ -20,7 +20,7 @@ ROWS = {"table": [walk(["task", "batch", "context"], task=axis("task"), task_lab
                        gpu_memory=field("gpu_memory_bytes"), current=current("batch", "context"))]}
 COLUMNS = [column("task_label", "traffic"), column("batch", "concurrent sequences", "int"),
            column("context", "context (tokens)", "int"), column("drafter_label", "best drafter"),
-           column("gamma", "best γ", "int"), column("alpha", "its α"), column("speedup", "speedup", "times"),
+           column("gamma", "best γ", "int"), column("alpha", "its α", "num"), column("speedup", "speedup", "times"),
            column("fits", "fits in memory", "yes")]
 CELL_NONE = GREY
 # A cell where even the best choice is slower than plain decoding is coloured as this key.
@@ -62,6 +62,14 @@ def spec(context: dict) -> dict:
               axis=alt.Axis(labelAngle=0, orient="top",
                             labelExpr="datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"))
     y = alt.Y("batch:O", title="concurrent sequences", scale=gap)
+    tooltip = [alt.Tooltip("task_label:N", title="traffic"),
+               alt.Tooltip("batch:O", title="concurrent sequences", format=","),
+               alt.Tooltip("context:O", title="context (tokens)", format=","),
+               alt.Tooltip("drafter_name:N", title="best drafter"), alt.Tooltip("gamma:Q", title="best γ"),
+               alt.Tooltip("alpha_shown:N", title="its typical α"),
+               alt.Tooltip("shape_shown:N", title="acceptance across positions"),
+               alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("verdict:N", title="verdict"),
+               alt.Tooltip("memory:N", title="memory")]
     # The legend lists the winners this state's cells show (the catalog has draft models no cell
     # may pick), grey included where plain decoding wins: don't speculate.
     cells = base.mark_rect(cursor="pointer").encode(
@@ -72,14 +80,7 @@ def spec(context: dict) -> dict:
                                           labelExpr=label_expr({**labels, PLAIN_WINS: PLAIN_WINS_LABEL}))),
         opacity=drawn("winner:N", winners),
         fillOpacity=alt.condition("datum.fits", alt.value(1), alt.value(NO_FIT_OPACITY)),
-        tooltip=[alt.Tooltip("task_label:N", title="traffic"),
-                 alt.Tooltip("batch:O", title="concurrent sequences", format=","),
-                 alt.Tooltip("context:O", title="context (tokens)", format=","),
-                 alt.Tooltip("drafter_name:N", title="best drafter"), alt.Tooltip("gamma:Q", title="best γ"),
-                 alt.Tooltip("alpha_shown:N", title="its typical α"),
-                 alt.Tooltip("shape_shown:N", title="acceptance across positions"),
-                 alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("verdict:N", title="verdict"),
-                 alt.Tooltip("memory:N", title="memory")],
+        tooltip=tooltip,
     )
     # The current state's batch and context: a dashed ring in the ink round the cell, over the
     # gaps, so it is seen against the page. A symbol: a point is centred on its band (a rect of
@@ -88,10 +89,12 @@ def spec(context: dict) -> dict:
         shape=_box(RING_WIDTH, RING_HEIGHT), size=RING_WIDTH ** 2,
         filled=False, color="currentColor", opacity=1, strokeWidth=2, strokeDash=[3, 2]).encode(x=x, y=y)
     # Two-line label: shift up half a line so the pair is centred in the cell. White on a full
-    # colour; the page's ink on a faded one (a cell that does not fit).
+    # colour; the page's ink on a faded one (a cell that does not fit). It covers most of the
+    # cell, so it carries the cell's tooltip too.
     text = base.mark_text(fontSize=LABEL_FONT_SIZE, lineBreak="\n", dy=-LABEL_FONT_SIZE / 2 - 0.5,
                           cursor="pointer").encode(
-        x=x, y=y, text="label:N", color=alt.condition("datum.fits", alt.value(LABEL), alt.value("currentColor")))
+        x=x, y=y, text="label:N", color=alt.condition("datum.fits", alt.value(LABEL), alt.value("currentColor")),
+        tooltip=tooltip)
     chart = alt.layer(cells, ring, text).properties(width=alt.Step(STEP_X), height=alt.Step(STEP_Y)).facet(
         row=alt.Row("task:N", sort=list(tasks), title=None,
                     header=alt.Header(labelExpr=label_expr(tasks, "datum.value"), labelAngle=0, labelAlign="left",

@@ -18,6 +18,7 @@ COLUMNS = [column("batch", "concurrent sequences", "int"), column("speedup", "sp
            column("other_speedup", "speedup, other cost model", "times"), column("fits", "fits in memory", "yes")]
 HEIGHT = 190
 OUTCOMES = ["faster", "slower"]
+LABEL_ROOM_PX = 18  # a bold 11 px label and its 4 px offset
 
 
 def spec(context: dict) -> dict:
@@ -32,6 +33,10 @@ def spec(context: dict) -> dict:
         # strongest the current rung, faintest a rung that does not fit ("darkest" was brightest
         # in the dark palette).
         shade="!datum.fits ? 0.3 : datum.current ? 1 : 0.6",
+        # the current rung's label goes above its bar (or the 1× line, for a slower rung) and
+        # above its tick, whichever is higher
+        label_at="max(datum.speedup, datum.other_speedup)",
+        slower_label_at="max(1, datum.other_speedup)",
     )
     # Outer padding leaves room for the first and last rungs' value labels.
     x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0),
@@ -45,7 +50,9 @@ def spec(context: dict) -> dict:
     tooltip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("shown:N", title="speedup"),
                alt.Tooltip("other_shown:N", title="other cost model"),
                alt.Tooltip("memory:N", title="memory")]
-    y = alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False))
+    # Room above the highest rung (and below the lowest) for the current rung's label: the axis
+    # reaches LABEL_ROOM_PX further than the data.
+    y = alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False, padding=LABEL_ROOM_PX))
     bars = base.mark_bar(cursor="pointer").encode(
         x=x, y=y,
         # Bars start at 1×, so a slowdown hangs below the line instead of just being shorter.
@@ -70,12 +77,12 @@ def spec(context: dict) -> dict:
     # The current bar is also labelled with its value, so the highlight does not rely on opacity
     # alone; one layer per direction keeps the label off the bar's end.
     above = base.mark_text(dy=-4, fontWeight="bold", baseline="bottom").encode(
-        x="batch:O", y="speedup:Q", color=colour,
+        x="batch:O", y=alt.Y("label_at:Q"), color=colour,
         text=alt.condition("datum.current && datum.speedup > 1", "shown:N", alt.value("")))
-    # A slower rung's label sits just above the 1× line: under the bar it would run into the
-    # batch labels.
+    # A slower rung's label sits just above the 1× line (or its tick): under the bar it would run
+    # into the batch labels.
     below = base.mark_text(dy=-4, fontWeight="bold", baseline="bottom").encode(
-        x="batch:O", y=alt.datum(1), color=colour,
+        x="batch:O", y=alt.Y("slower_label_at:Q"), color=colour,
         text=alt.condition("datum.current && datum.speedup <= 1", "shown:N", alt.value("")))
     speedup = alt.layer(bars, one, other, above, below).properties(
         width="container", height=HEIGHT,

@@ -378,7 +378,8 @@ STRUCK = """() => [...document.querySelectorAll('.spec-chart.is-live')].flatMap(
     .map(t => [t.textContent, t.getBoundingClientRect()]);
   if (!labels.length) return [];
   const points = [];
-  for (const path of svg.querySelectorAll('.mark-line.role-mark path, .mark-rule.role-mark line, .mark-rule.role-mark path')) {
+  // lines, rules and ticks (a tick is a short rect)
+  for (const path of svg.querySelectorAll('.mark-line.role-mark path, .mark-rule.role-mark line, .mark-rule.role-mark path, .mark-rect.role-mark path[aria-roledescription="tick"]')) {
     const m = path.getScreenCTM(), length = path.getTotalLength();
     for (let s = 0; s <= length; s += 1) {
       const p = path.getPointAtLength(s);
@@ -390,7 +391,9 @@ STRUCK = """() => [...document.querySelectorAll('.spec-chart.is-live')].flatMap(
 })"""
 # The extreme states, and the γ chart's label where it was found struck through (γ = 4 on a
 # falling curve) and beside its peak, at each end, and with the curve near the 1× rule.
-LABEL_STATES = EXTREMES + ["?gamma=1", "?batch=64&gamma=2", "?gamma=10&alpha=0.95&acceptance=same", "?batch=16&gamma=5"]
+LABEL_STATES = EXTREMES + ["?gamma=1", "?batch=64&gamma=2", "?gamma=10&alpha=0.95&acceptance=same", "?batch=16&gamma=5",
+                           # the ladder's label at the top of its scale, the other model's tick above it
+                           "?gpu=l40s&target=llama-3.3-70b-instruct&tp=4&drafter=llama-3.2-1b"]
 
 
 @pytest.mark.parametrize("width", [1280, 375])
@@ -450,3 +453,59 @@ def charts_at(browser, server_url):
         context.close()
     for _, log in opened:
         log.check()
+
+
+# Marks whose tooltip a pointer at their centre does not reach: whatever is on top there (a label
+# drawn over a cell, say) has no tooltip of its own. [chart, the mark's first tooltip line].
+COVERED_TOOLTIPS = """async () => {
+  const covered = [];
+  for (const chart of document.querySelectorAll('.spec-chart.is-live')) {
+    if (chart.closest('details:not([open])')) continue;  // folded away: nothing to point at
+    const svg = chart.querySelector('.spec-chart__view svg');
+    // bars, cells and points (a line's or an area's centre is not on it)
+    const marks = [...svg.querySelectorAll(':is(.mark-rect, .mark-symbol).role-mark > *')]
+      .filter(e => e.__data__ && e.__data__.tooltip != null);
+    for (const el of marks.filter((_, i) => i % Math.max(1, Math.floor(marks.length / 30)) === 0)) {
+      el.scrollIntoView({block: 'center', behavior: 'instant'});
+      const r = el.getBoundingClientRect();
+      if (r.width < 4 || r.height < 4) continue;  // a tick or a point: its centre is its edge
+      let top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      while (top && !(top.__data__ && 'tooltip' in top.__data__) && top !== svg) top = top.parentElement;
+      if (!top || top === svg || top.__data__.tooltip == null) {
+        covered.push([chart.dataset.chart, Object.values(el.__data__.tooltip)[0]]);
+      }
+    }
+  }
+  return covered;
+}"""
+
+
+def test_a_pointer_over_a_mark_gets_its_tooltip(page, page_log):
+    """Found once: the decision map's labels covered most of each cell and had no tooltip, so
+    the cell's showed only at its edges."""
+    page.goto("/?batch=64&context=32768")
+    wait_rendered(page, "?batch=64&context=32768")
+    page.wait_for_function(ALL_LIVE)
+    assert page.evaluate(COVERED_TOOLTIPS) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_chart_tooltips_are_in_the_page_palette(new_context, scheme):
+    """Found once: in the dark palette the tooltip stayed a near-white box (vega-tooltip's own
+    light theme), glaring over the dark charts."""
+    page = new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg="slate" if scheme == "dark" else "default")
+    page.wait_for_function("() => document.querySelector('#figure-ladder .spec-chart').classList.contains('is-live')")
+    page.locator("#figure-ladder .spec-chart__view path[aria-label*='concurrent sequences: 64;']").first.hover(force=True)
+    page.wait_for_function("() => document.querySelector('#vg-tooltip-element.visible') !== null")
+    colours = page.evaluate("""() => {
+      const tip = getComputedStyle(document.querySelector('#vg-tooltip-element'));
+      const body = getComputedStyle(document.body);
+      return [tip.backgroundColor, tip.color, body.backgroundColor];
+    }""")
+    tip_bg, tip_fg, page_bg = colours
+    background = _over(tip_bg, 1, page_bg)
+    assert _contrast(background, _rgb(page_bg)) < 1.5, colours
+    assert _contrast(_over(tip_fg, 1, "rgb" + str(tuple(background))), background) >= 4.5, colours
