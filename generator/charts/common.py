@@ -16,6 +16,14 @@ from ..formats import FORMATS
 DATA_DIR = "charts/data"
 TABLE = "table"
 
+LABEL_FONT_PX = 11
+BAND_LABEL_FONT_PX = 10
+LABEL_GAP_PX = 3
+# A batch-size band axis on a phone: "1024" beside "512" in bands ~25 px wide ran together
+# ("5121024"), so below NARROW_PX wide it reads "1k" (k = 1024, as the context axes write it;
+# the tooltips give "1,024").
+NARROW_PX = 480
+BATCH_LABELS = f"width < {NARROW_PX} && datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
 # Mid-luminance hues: readable on white and on near-black.
@@ -145,7 +153,14 @@ def finish(chart: alt.TopLevelMixin, name: str, description: str, select: list[s
     if _relayout(chart.to_dict(validate=False)):
         meta["relayout"] = True
     chart = chart.properties(description=description, usermeta=meta)
-    chart = chart.configure(font=FONT).configure_title(anchor="start", subtitlePadding=4, fontSize=14)
+    # Axis and legend labels one pixel over Vega's 10 px, beside body text of 16 px and more; a
+    # chart scaled down to a phone's column shrinks them further. A continuous axis drops a label
+    # that would come closer to the next than LABEL_GAP_PX; a band axis (a label per bar or cell,
+    # none of which may go) keeps Vega's 10 px, which leaves that gap at a phone's width.
+    chart = (chart.configure(font=FONT).configure_title(anchor="start", subtitlePadding=4, fontSize=14)
+             .configure_axis(labelFontSize=LABEL_FONT_PX, titleFontSize=LABEL_FONT_PX, labelSeparation=LABEL_GAP_PX)
+             .configure_axisBand(labelFontSize=BAND_LABEL_FONT_PX)
+             .configure_legend(labelFontSize=LABEL_FONT_PX, titleFontSize=LABEL_FONT_PX))
     spec = chart.to_dict()
     for unit in _units(spec):
         _describe_marks(unit)

@@ -22,6 +22,7 @@ PHASE_LABELS = {"draft": "draft (all γ passes)", "verify": "verify (target)", "
 PARTS = ["memory", "arithmetic"]
 # Pixels right of the axis for a bar's value label ("6.23 ms", "9.12 µs").
 LABEL_ROOM = 52
+TICK_SPACING_PX = 55  # a tick per this many px: room for a label such as "9,000" and a gap
 
 
 def spec(context: dict) -> dict:
@@ -33,7 +34,7 @@ def spec(context: dict) -> dict:
     # The bars' value labels get room in pixels, right of the axis, so the axis fits the longest
     # bar (room made in data units, past the longest bar, stretched the axis beyond the data).
     x = alt.X("time_ms:Q", title="time (ms)", scale=alt.Scale(nice=True, rangeMax=alt.ExprRef(f"width - {LABEL_ROOM}")),
-              axis=alt.Axis(tickCount=alt.ExprRef(f"ceil((width - {LABEL_ROOM}) / 40)")))
+              axis=alt.Axis(tickCount=alt.ExprRef(f"ceil((width - {LABEL_ROOM}) / {TICK_SPACING_PX})")))
     colour = alt.Color("part:N", title=None, scale=alt.Scale(domain=PARTS, range=[BLUE, ORANGE]),
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square", columns=1,
                                          labelLimit=0, labelExpr="datum.label === 'memory' ? 'memory (bytes ÷ bandwidth)'"

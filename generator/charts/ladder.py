@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import (BLUE, DRAWN_VALUES, ORANGE, REFERENCE, axis, column, current, drawn, field, finish, label_expr,
+from .common import (BATCH_LABELS, BLUE, DRAWN_VALUES, ORANGE, REFERENCE, axis, column, current, drawn, field, finish, label_expr,
                      source, title, walk)
 
 NAME = "ladder"
@@ -39,7 +39,7 @@ def spec(context: dict) -> dict:
         slower_label_at="max(1, datum.other_speedup)",
     )
     # Outer padding leaves room for the first and last rungs' value labels.
-    x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0),
+    x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0, labelExpr=BATCH_LABELS),
               scale=alt.Scale(paddingOuter=0.5))
     outcome_colours = alt.Scale(domain=OUTCOMES, range=[BLUE, ORANGE])
     colour = alt.Color("outcome:N", title=None, scale=outcome_colours,

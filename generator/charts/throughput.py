@@ -4,7 +4,7 @@ from __future__ import annotations
 import altair as alt
 
 from ..axes import MEASURED_STUDIES
-from .common import (BLUE, DRAWN_TITLE_OPACITY, DRAWN_VALUES, PURPLE, TEAL, axis, column, current, drawn, field,
+from .common import (BATCH_LABELS, BLUE, DRAWN_TITLE_OPACITY, DRAWN_VALUES, PURPLE, TEAL, axis, column, current, drawn, field,
                      finish, label, label_expr, source, title, walk)
 
 NAME = "throughput"
@@ -44,7 +44,7 @@ def spec(context: dict) -> dict:
         # one line: the value and which model gives it (a tooltip's titles are fixed, the other model is not)
         other_plain_shown="format(datum.other_plain, ',.0f') + ' tokens/s (' + " + label_expr(models, "datum.other") + " + ')'",
     )
-    x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0))
+    x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0, labelExpr=BATCH_LABELS))
     tip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("plain_shown:N", title="plain decoding"),
            alt.Tooltip("other_plain_shown:N", title="other cost model")]
     y = alt.Y("plain:Q", title="plain decoding, tokens/s", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"))

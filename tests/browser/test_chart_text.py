@@ -28,7 +28,9 @@ EXTREMES = [
 TEXTS = """() => [...document.querySelectorAll('.spec-chart.is-live')].map(chart => {
   const svg = chart.querySelector('.spec-chart__view svg');
   const frame = svg.getBoundingClientRect();
-  const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() !== '').map(t => {
+  // (a label Vega hides to resolve an overlap stays in the SVG at opacity 0)
+  const shown = (t) => { for (let e = t; e && e !== svg; e = e.parentElement) if (getComputedStyle(e).opacity === '0') return false; return true; };
+  const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() !== '' && shown(t)).map(t => {
     const r = t.getBoundingClientRect();
     return {text: t.textContent, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom,
             mark: !!t.closest('.role-mark'), group: (t.closest('[class*="role-"]') || {}).className?.baseVal || ''};
@@ -37,6 +39,7 @@ TEXTS = """() => [...document.querySelectorAll('.spec-chart.is-live')].map(chart
 })"""
 
 SLACK = 1.0  # px: sub-pixel rounding
+LABEL_GAP = 3.0  # px: less between two labels of an axis and they read as one
 
 
 def _overlap(a, b) -> float:
@@ -62,6 +65,13 @@ def _problems(charts) -> list[str]:
                     continue
                 if _overlap(a, b):
                     found.append(f"{chart['name']}: {a['text']!r} overlaps {b['text']!r}")
+        # an axis's labels on one line, so close they read as one number ("5121024")
+        labels = sorted((t for t in texts if "role-axis-label" in t["group"]), key=lambda t: t["x0"])
+        for i, a in enumerate(labels):
+            for b in labels[i + 1:]:
+                same_line = min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > SLACK
+                if same_line and -SLACK < b["x0"] - a["x1"] < LABEL_GAP:
+                    found.append(f"{chart['name']}: axis labels {a['text']!r} and {b['text']!r} run together")
     return found
 
 
