@@ -1,3 +1,5 @@
+// The page's classic script in <head>: it runs before the body is parsed.
+//
 // A classic script in <head>, so its popstate listener is registered before the theme's bundle
 // registers its own, and runs first. MkDocs Material treats the first popstate after a full
 // page load as a navigation and fetches the page again, which would replace the simulation in
@@ -20,4 +22,18 @@ if (!window.__specPopstate) {
 if (location.search.length > 1) {
   document.documentElement.classList.add("spec-pending");
   window.__specPendingTimer = setTimeout(() => document.documentElement.classList.remove("spec-pending"), 10000);
+}
+
+// The manifest of the build this page belongs to (<meta name="spec-model-version">), requested
+// now: it says which files hold the state in the address, and core/data.js takes this request
+// over. Not a <link rel="preload">: the theme makes every relative href in the page absolute as
+// its script starts, and the browser then preloaded the manifest a second time, for nothing.
+if (!window.__specManifest) {
+  const version = document.querySelector("meta[name=spec-model-version]")?.content;
+  if (version) {
+    const url = new URL("../data/manifest.json", document.currentScript.src);
+    url.searchParams.set("v", version);
+    window.__specManifest = { url: url.href, response: fetch(url) };
+    window.__specManifest.response.catch(() => {}); // core/data.js reports a failure
+  }
 }

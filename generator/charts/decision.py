@@ -31,7 +31,7 @@ RING_WIDTH, RING_HEIGHT = STEP_X + 3, STEP_Y + 3  # round the cell, over the gap
 LABEL = "#ffffff"  # the cells' text: every drafter colour and the grey are picked to hold it
 # A cell whose best choice does not fit in the GPU's memory is faded to this much of its colour,
 # and its text is in the page's ink: pale as the ladder's rungs that do not fit are.
-NO_FIT_OPACITY = 0.3
+NO_FIT_OPACITY = 0.45  # at 0.3 a faded teal and a faded grey were hard to tell apart on slate
 LABEL_FONT_SIZE = 10
 # What a click on a cell sets: the cell's batch and context, and its drafter at its best γ and
 # its typical acceptance for the traffic.
@@ -76,7 +76,7 @@ def spec(context: dict) -> dict:
         x=x, y=y,
         color=alt.Color("winner:N", title="best drafter",
                         scale=alt.Scale(domain=winners, range=[*(colours[d] for d in drafters), CELL_NONE]),
-                        legend=alt.Legend(orient="bottom", columns=1, values=DRAWN_VALUES, symbolStrokeWidth=0,
+                        legend=alt.Legend(orient="bottom", columns=1, values=DRAWN_VALUES, symbolStrokeWidth=0, labelLimit=0,
                                           labelExpr=label_expr({**labels, PLAIN_WINS: PLAIN_WINS_LABEL}))),
         opacity=drawn("winner:N", winners),
         fillOpacity=alt.condition("datum.fits", alt.value(1), alt.value(NO_FIT_OPACITY)),

@@ -11,10 +11,11 @@ export class DataError extends Error {}
 
 const cache = new Map();
 
-function fetchJson(url, init) {
+// `started`: a fetch of `url` already under way (history-guard.js's), taken over.
+function fetchJson(url, init, started) {
   const key = url.href;
   if (!cache.has(key)) {
-    const request = fetch(url, init)
+    const request = (started ?? fetch(url, init))
       .then((response) => {
         if (!response.ok) throw new DataError(`${url.pathname} could not be loaded (HTTP ${response.status}).`);
         return response.json();
@@ -46,8 +47,9 @@ export function loadManifest() {
 
 // Start fetching the manifest before the page is set up (main.js, as the module runs): the
 // theme announces the page only after the whole document is parsed. The page's <head> names its
-// build's data version and preloads that version's manifest (overrides/main.html): this is the
-// same request, already under way. (A manifest of another build is refused by page.js.)
+// build's data version and its script already asked for that version's manifest
+// (history-guard.js): this is the same request, taken over. (A manifest of another build is
+// refused by page.js.)
 export function requestManifestEarly() {
   if (early) return early;
   const version = document.querySelector("meta[name=spec-model-version]")?.content;
@@ -56,13 +58,8 @@ export function requestManifestEarly() {
   } else {
     const url = new URL("manifest.json", dataRoot);
     url.searchParams.set("v", version);
-    early = fetchJson(url);
-    // The preload has served this request: gone, so that the theme, which makes every relative
-    // href in the page absolute as its script starts, does not make the browser preload it again
-    // (a second request that nothing reads, and a console warning that says so).
-    for (const link of document.querySelectorAll('link[rel="preload"][as="fetch"]')) {
-      if (link.href === url.href) link.remove();
-    }
+    const head = window.__specManifest;
+    early = fetchJson(url, undefined, head?.url === url.href ? head.response : undefined);
   }
   early.catch(() => {}); // a page that never asks for it must not report its failure
   return early;
