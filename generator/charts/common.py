@@ -23,7 +23,8 @@ LABEL_GAP_PX = 3
 # ("5121024"), so below NARROW_PX wide it reads "1k" (k = 1024, as the context axes write it;
 # the tooltips give "1,024").
 NARROW_PX = 480
-BATCH_LABELS = f"width < {NARROW_PX} && datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"
+IN_K = "datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"  # an axis label, k = 1024
+BATCH_LABELS = f"width < {NARROW_PX} ? ({IN_K}) : datum.value"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
 # Mid-luminance hues: readable on white and on near-black.

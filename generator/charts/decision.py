@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import (DRAWN_VALUES, GREY, axis, column, current, drawn, field, field_label, finish, label,
+from .common import (DRAWN_VALUES, IN_K, GREY, axis, column, current, drawn, field, field_label, finish, label,
                      label_expr, source, title, walk)
 
 NAME = "decision"
@@ -32,7 +32,7 @@ LABEL = "#ffffff"  # the cells' text: every drafter colour and the grey are pick
 # A cell whose best choice does not fit in the GPU's memory is faded to this much of its colour,
 # and its text is in the page's ink: pale as the ladder's rungs that do not fit are.
 NO_FIT_OPACITY = 0.45  # at 0.3 a faded teal and a faded grey were hard to tell apart on slate
-LABEL_FONT_SIZE = 10
+CELL_FONT_PX = 10
 # What a click on a cell sets: the cell's batch and context, and its drafter at its best γ and
 # its typical acceptance for the traffic.
 SELECT = ["batch", "context", "drafter", "gamma", "alpha", "acceptance"]
@@ -60,7 +60,7 @@ def spec(context: dict) -> dict:
     gap = alt.Scale(paddingInner=0.06)
     x = alt.X("context:O", title="context length (tokens, k = 1024)", scale=gap,
               axis=alt.Axis(labelAngle=0, orient="top",
-                            labelExpr="datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"))
+                            labelExpr=IN_K))
     y = alt.Y("batch:O", title="concurrent sequences", scale=gap)
     tooltip = [alt.Tooltip("task_label:N", title="traffic"),
                alt.Tooltip("batch:O", title="concurrent sequences", format=","),
@@ -91,7 +91,7 @@ def spec(context: dict) -> dict:
     # Two-line label: shift up half a line so the pair is centred in the cell. White on a full
     # colour; the page's ink on a faded one (a cell that does not fit). It covers most of the
     # cell, so it carries the cell's tooltip too.
-    text = base.mark_text(fontSize=LABEL_FONT_SIZE, lineBreak="\n", dy=-LABEL_FONT_SIZE / 2 - 0.5,
+    text = base.mark_text(fontSize=CELL_FONT_PX, lineBreak="\n", dy=-CELL_FONT_PX / 2 - 0.5,
                           cursor="pointer").encode(
         x=x, y=y, text="label:N", color=alt.condition("datum.fits", alt.value(LABEL), alt.value("currentColor")),
         tooltip=tooltip)
