@@ -17,6 +17,7 @@ import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
 import { fitWideTables } from "./views/wide-tables.js";
+import { claimPopState, installSearchJump } from "./views/search-jump.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
 
@@ -546,8 +547,10 @@ export function installHistory() {
   if (installed) return;
   installed = true;
   for (const type of LINK_EVENTS) document.addEventListener(type, keepStateOnClick, true);
+  installSearchJump();
   // Returns whether the event was ours alone (see history-guard.js).
   const onPopState = () => {
+    if (claimPopState()) return true; // a search result's jump within this page
     if (!page || !page.isShown()) return false; // another page: the theme navigates
     const ours = page.ownsPopState();
     page.onPopState(); // after a hash change the theme scrolls, but the state still follows the URL

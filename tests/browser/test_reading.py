@@ -368,3 +368,43 @@ def test_a_picture_that_stays_for_good_scales_to_the_column(new_context):
         Math.round(r.height), Math.round(r.width * e.getAttribute('height') / e.getAttribute('width'))]; })
       .filter(([, height, scaled]) => Math.abs(height - scaled) > 2)""")
     assert boxed == [], boxed
+
+
+# Where a section's heading sits in the window, and whether the page was fetched again (the mark
+# is on the content the page was loaded with).
+SECTION_AT = """id => [Math.round(document.getElementById(id).getBoundingClientRect().top),
+  document.querySelector('.md-content article').dataset.mark === 'kept', Math.round(scrollY)]"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_search_result_on_this_page_lands_on_its_section(new_context, width):
+    """A search result for a section of the page being read scrolls to it, as the table of
+    contents does. Found once on a phone: the theme closed its full-screen search and left the
+    window where it was (it loaded the page again meanwhile); a jump made while the search was
+    still shrinking away landed 1,700 px short. Back returns to where the reader was."""
+    phone = width < 500
+    context = new_context(viewport={"width": width, "height": 740}, is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    page.goto("/?batch=64")
+    wait_rendered(page, "?batch=64")
+    page.evaluate("() => { document.querySelector('.md-content article').dataset.mark = 'kept'; scrollTo(0, 5000); }")
+    page.wait_for_function("() => Math.round(scrollY) === 5000")
+    if phone:
+        page.locator("label.md-header__button[for=__search]").click()
+    else:
+        page.locator(".md-search__input").click()
+    page.keyboard.type("engine log")
+    result = page.locator(".md-search-result__item a[href*='#the-engine-log']").first
+    result.wait_for()
+    result.click()
+    page.wait_for_url("**/?batch=64#the-engine-log")
+    # where the browser puts a section it is sent to: below the sticky header, at the top
+    page.wait_for_function("() => { const t = document.getElementById('the-engine-log').getBoundingClientRect().top;"
+                           " return t > 0 && t < 120; }")
+    top, kept, _ = page.evaluate(SECTION_AT, "the-engine-log")
+    assert kept, "the page was loaded again"
+    assert page.evaluate("() => document.getElementById('__search').checked") is False
+    page.go_back()
+    page.wait_for_url("**/?batch=64")
+    page.wait_for_function("() => Math.abs(scrollY - 5000) <= 1")
+    wait_rendered(page, "?batch=64")

@@ -1,0 +1,83 @@
+// A search result for a section of the page being read is followed as the page's own links to
+// its sections are: the search closes and the browser goes to the section (an entry in the
+// history, Back returns). Left to MkDocs Material (9.x), such a result loads the page again
+// (charts and all) and, on a phone, leaves the window where it was: the theme pins the page
+// while its full-screen search is open and, as it closes, puts the window back.
+// Results on other pages stay with the theme's instant navigation.
+
+function sectionOf(link) {
+  if (link.origin !== location.origin || link.pathname !== location.pathname || link.hash.length < 2) return null;
+  try {
+    return document.getElementById(decodeURIComponent(link.hash.slice(1)));
+  } catch {
+    return null; // a malformed escape in the hash: no section to go to
+  }
+}
+
+// The theme's own toggle (a checkbox it watches for "change"): unchecked, the search closes and
+// the page is unpinned.
+function closeSearch() {
+  const toggle = document.getElementById("__search");
+  if (toggle?.checked) {
+    toggle.checked = false;
+    toggle.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  if (document.activeElement?.closest(".md-search")) document.activeElement.blur();
+}
+
+// On a phone the theme's search opens as a circle grown far beyond the window, and shrinks as it
+// closes: until it has, the browser's layout viewport is that much taller (window.innerHeight
+// ~2,500 px against 740), and a jump would place the section in its lower part, out of sight.
+function settled() {
+  if (getComputedStyle(document.body).position === "fixed") return false;
+  const visible = window.visualViewport ? visualViewport.height * visualViewport.scale : innerHeight;
+  return innerHeight <= visible + 1;
+}
+
+// A frame at a time until the page is unpinned and the search has shrunk away (at most
+// MAX_FRAMES, about a second), then `run`.
+const MAX_FRAMES = 60;
+
+function whenSettled(run, frames = 0) {
+  requestAnimationFrame(() => {
+    if (!settled() && frames < MAX_FRAMES) whenSettled(run, frames + 1);
+    else run();
+  });
+}
+
+let expectedHash = null;
+
+// Whether the popstate event being dispatched is the jump's own (page.js's popstate handler asks
+// before anyone else sees the event: history-guard.js).
+export function claimPopState() {
+  return expectedHash !== null && location.hash === expectedHash;
+}
+
+export function installSearchJump() {
+  document.addEventListener(
+    "click",
+    (event) => {
+      const link = event.target.closest?.(".md-search-result a[href]");
+      if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const section = sectionOf(link);
+      if (!section) return;
+      event.preventDefault();
+      event.stopPropagation(); // the theme's search and instant navigation
+      closeSearch();
+      whenSettled(() => {
+        // The same #section again: the address does not change, so the browser would not move.
+        if (location.hash === link.hash) {
+          section.scrollIntoView({ block: "start", behavior: "instant" });
+          return;
+        }
+        // The browser's own way to a section: a history entry, the section as :target (which
+        // the theme's styles keep clear of the header) and the jump. It fires popstate, which
+        // the theme would take for a navigation and load the page again: claimPopState.
+        expectedHash = link.hash;
+        location.hash = link.hash;
+        expectedHash = null;
+      });
+    },
+    true,
+  );
+}
