@@ -239,16 +239,20 @@ def token_kinds(gamma: int, accepted: int) -> str:
 # What a screen reader hears for one pass: {pass}, {accepted}, {gamma}, {discarded} are filled in
 # from the pass's kinds (the page's tokens.js fills the same templates).
 TOKEN_SENTENCES = {
-    "bonus": "Pass {pass}: {accepted} of {gamma} guesses accepted, then a bonus token.",
-    "rejected": "Pass {pass}: {accepted} of {gamma} guesses accepted, then a rejected guess and a corrected token.",
-    "discarded": "Pass {pass}: {accepted} of {gamma} guesses accepted, then a rejected guess, {discarded} discarded "
+    "bonus": "Pass {pass}: {accepted} of {gamma} {guesses} accepted, then a bonus token.",
+    "rejected": "Pass {pass}: {accepted} of {gamma} {guesses} accepted, then a rejected guess and a corrected token.",
+    "discarded": "Pass {pass}: {accepted} of {gamma} {guesses} accepted, then a rejected guess, {discarded} discarded "
                  "and a corrected token.",
 }
+# {guesses}: the noun after γ ("1 of 1 guess", "2 of 4 guesses"); views/tokens.js says it alike.
+GUESS_NOUNS = {"one": "guess", "other": "guesses"}
 
 
 def token_sentence(number: int, kinds: str) -> str:
     """What a screen reader says for pass ``number`` whose tokens are ``kinds``."""
-    counts = {"pass": number, "accepted": kinds.count("a"), "gamma": len(kinds) - 1, "discarded": kinds.count("d")}
+    gamma = len(kinds) - 1
+    counts = {"pass": number, "accepted": kinds.count("a"), "gamma": gamma, "discarded": kinds.count("d"),
+              "guesses": GUESS_NOUNS["one" if gamma == 1 else "other"]}
     which = "bonus" if kinds.endswith("b") else "discarded" if counts["discarded"] else "rejected"
     return TOKEN_SENTENCES[which].format(**counts)
 
@@ -399,4 +403,5 @@ def manifest_contract() -> dict:
         "readouts": READOUTS,
         "token_kinds": TOKEN_KINDS,
         "token_sentences": TOKEN_SENTENCES,
+        "guess_nouns": GUESS_NOUNS,
     }

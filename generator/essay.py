@@ -132,7 +132,37 @@ def state_values(changes: dict, site) -> dict:
     values["decision"] = {t: {k: site.value(f"decision_{k}", coords, task=t)
                               for k in ("drafter", "gamma", "alpha", "acceptance", "speedup", "fits")}
                           for t in site.axes["task"]}
+    values["decision_map"] = decision_map_summary(site, coords)
     return values
+
+
+def decision_map_summary(site, coords: dict) -> dict:
+    """The decision map at this state's configuration and workload, as the prose describes it:
+    ``cells`` (batch × context, an int), ``wins[task][drafter]`` (cells that drafter wins;
+    plain decoding as "plain") and ``alike``, the groups of kinds of traffic whose maps agree
+    cell for cell (drafter, γ and speedup as the map prints them), each a list of task keys."""
+    ax = site.axes
+    maps = {}
+    for task in ax["task"]:
+        cells = []
+        for b in ax["batch"]:
+            for p in ax["context"]:
+                at = {"task": task, "batch": b, "context": p}
+                speedup = site.value("decision_speedup", coords, **at)
+                cells.append((site.value("decision_drafter", coords, **at) if speedup > 1 else "plain",
+                              site.value("decision_gamma", coords, **at), round(speedup, 2)))
+        maps[task] = cells
+    wins = {t: {d: sum(1 for c in cells if c[0] == d) for d in dict.fromkeys(c[0] for c in cells)}
+            for t, cells in maps.items()}
+    alike = []
+    for task in ax["task"]:
+        group = next((g for g in alike if maps[g[0]] == maps[task]), None)
+        if group is None:
+            alike.append([task])
+        else:
+            group.append(task)
+    return {"cells": len(ax["batch"]) * len(ax["context"]), "wins": wins,
+            "alike": [g for g in alike if len(g) > 1]}
 
 
 @dataclass

@@ -19,10 +19,6 @@ requestManifestEarly()
   })
   .catch(() => {}); // the page's setup asks again, and says what failed
 
-// Preloaded by <head> (overrides/main.html): importing it costs no request, and keeping it out
-// of the static imports lets this module run before the rest of the page's modules are in.
-const pageModule = import("./page.js");
-
 function run(setupPage) {
   setupPage().catch((error) => {
     // Setup reports its own failures in the page; this is the last resort, kept off the
@@ -34,8 +30,11 @@ function run(setupPage) {
 // The first page is set up as soon as it is parsed, not when the theme gets round to announcing
 // it (its bundle, a classic script, has run by then: document$ exists). The theme's first
 // announcement is that same page, so it is skipped; every later one is a new page.
+// page.js is imported here, not statically: this module then runs as soon as its few imports are
+// in, and page.js and its imports (preloaded at the end of <body>: overrides/main.html) do not
+// take the connections a linked state's files need.
 async function start() {
-  const { installHistory, setupPage } = await pageModule;
+  const { installHistory, setupPage } = await import("./page.js");
   installHistory();
   run(setupPage);
   const document$ = window.document$;

@@ -4,7 +4,8 @@ a declaration the page and the build both interpret (``chart_rows``), its data t
 A module has NAME, DESCRIPTION, ROWS ({dataset: blocks}, or None for rows the build writes from
 elsewhere), COLUMNS, optionally FOLLOWS_STATE = False (its rows never change with the state),
 optionally SAYS_IF_IT_FITS = False (its rows follow the state but not what decides whether it fits
-in memory, batch and context: a "does not fit" note there would be about nothing it shows),
+in memory, batch and context: a "does not fit" note there would be about nothing it shows; or
+each of its marks says whether its own state fits, as the decision map's cells do),
 and ``spec(context)`` → Vega-Lite dict; ``context`` carries the manifest's labels and colours.
 Every dataset is fetched by URL under its name (``table``, and the roofline's ``roof``); the page
 swaps a dataset's rows with ``view.data(name, rows)``.

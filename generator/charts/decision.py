@@ -28,11 +28,19 @@ PLAIN_WINS = "plain"
 PLAIN_WINS_LABEL = "none: plain decoding is faster"
 STEP_X, STEP_Y = 37, 26  # px per context column, per batch row
 RING_WIDTH, RING_HEIGHT = STEP_X + 3, STEP_Y + 3  # round the cell, over the gaps between cells
+RING_STROKE_PX = 2
+# How far the ring reaches past the band of an edge cell, with room to spare (Vega pads a mark's
+# bounds): the cell is (1 - CELL_GAP) of a step, the ring a step and 3 px, half its stroke outside.
+CELL_GAP = 0.06
+RING_OVERSHOOT_PX = 1.5 + RING_STROKE_PX / 2 + 2
 LABEL = "#ffffff"  # the cells' text: every drafter colour and the grey are picked to hold it
 # A cell whose best choice does not fit in the GPU's memory is faded to this much of its colour,
 # and its text is in the page's ink: pale as the ladder's rungs that do not fit are.
 NO_FIT_OPACITY = 0.45  # at 0.3 a faded teal and a faded grey were hard to tell apart on slate
 CELL_FONT_PX = 10
+# No note under the map when the simulation's state does not fit: each cell is faded when its own
+# best choice does not (the simulation's drafter and γ are not what the map shows).
+SAYS_IF_IT_FITS = False
 # What a click on a cell sets: the cell's batch and context, and its drafter at its best γ and
 # its typical acceptance for the traffic.
 SELECT = ["batch", "context", "drafter", "gamma", "alpha", "acceptance"]
@@ -57,7 +65,10 @@ def spec(context: dict) -> dict:
         memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
     )
     # Gaps between cells show the page background, so no separator colour is hard-coded.
-    gap = alt.Scale(paddingInner=0.06)
+    # Room at the ends for the ring round an edge cell (RING_OVERSHOOT_PX each side): reaching past
+    # the panel, it made the panel taller as it moved to the last row, and Vega, which places the
+    # panels once, left the legend where the panels used to end.
+    gap = alt.Scale(paddingInner=CELL_GAP, paddingOuter=RING_OVERSHOOT_PX / min(STEP_X, STEP_Y))
     x = alt.X("context:O", title="context length (tokens, k = 1024)", scale=gap,
               axis=alt.Axis(labelAngle=0, orient="top",
                             labelExpr=IN_K))
@@ -87,7 +98,7 @@ def spec(context: dict) -> dict:
     # another size than the band is not).
     ring = base.transform_filter("datum.current").mark_point(
         shape=_box(RING_WIDTH, RING_HEIGHT), size=RING_WIDTH ** 2,
-        filled=False, color="currentColor", opacity=1, strokeWidth=2, strokeDash=[3, 2]).encode(x=x, y=y)
+        filled=False, color="currentColor", opacity=1, strokeWidth=RING_STROKE_PX, strokeDash=[3, 2]).encode(x=x, y=y)
     # Two-line label: shift up half a line so the pair is centred in the cell. White on a full
     # colour; the page's ink on a faded one (a cell that does not fit). It covers most of the
     # cell, so it carries the cell's tooltip too.
@@ -101,10 +112,11 @@ def spec(context: dict) -> dict:
                                       labelAnchor="start", labelOrient="top", labelFontWeight="bold",
                                       labelFontSize=13)),
         spacing=14,
-    ).properties(
+    # Every panel has its own context axis: the map is three screens tall on a phone.
+    ).resolve_axis(x="independent").properties(
         title=title("Best drafter and γ, by traffic", "Colour: the fastest drafter at its typical",
                     "acceptance (grey: none beats plain decoding);", "text: its γ and speedup. Faded: does not fit",
-                    "in memory. Click a cell to open it above."),
+                    "in memory. Dashed ring: the simulation's batch", "and context. Click a cell to open it above."),
     )
     return finish(chart, NAME, DESCRIPTION, select=SELECT)
 

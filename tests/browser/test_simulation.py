@@ -550,3 +550,21 @@ def test_the_files_of_the_next_alpha_and_gamma_steps_are_in_before_the_slider_mo
     state = state_for("")
     assert {f"{state['drafter']}-g{g}.json" for g in (2, 3, 4)} <= fetched, fetched
     assert {f"{state['acceptance']}-{state['workload']}-a{j}.json" for j in (i - 1, i, i + 1)} <= fetched, fetched
+
+
+def test_what_a_screen_reader_hears_of_each_sample_pass_is_the_builds_sentence(page, page_log, site):
+    """Each pass of the token row has a sentence for screen readers, written by the script as the
+    build writes it, for any γ (found once: "1 of 1 guesses accepted" at γ = 1)."""
+    from generator.contract import token_sentence
+    heard_by_gamma = {}
+    for query in ("?gamma=1", "?gamma=2&alpha=0.3", "?gamma=7&alpha=0.9"):
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        state = {**site.defaults, **state_for(query)}
+        expected = [token_sentence(i + 1, kinds) for i, kinds in enumerate(site.value("token_row", state))]
+        heard = page.eval_on_selector_all("#simulation [data-token-row] li .spec-visually-hidden",
+                                          "els => els.map(e => e.textContent)")
+        assert heard == expected, query
+        heard_by_gamma[state["gamma"]] = heard
+    assert all(" of 1 guess accepted" in s for s in heard_by_gamma[1]), heard_by_gamma[1]
+    assert all(" guesses accepted" in s for s in heard_by_gamma[7]), heard_by_gamma[7]

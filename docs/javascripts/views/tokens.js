@@ -2,15 +2,17 @@
 // the data (the build chose the passes); their symbols and the sentences a screen reader hears
 // are the manifest's (generator/contract.py), as the build wrote them into the page.
 
-function sentence(templates, number, kinds) {
+function sentence(contract, number, kinds) {
+  const gamma = kinds.length - 1;
   const counts = {
     pass: number,
     accepted: [...kinds].filter((k) => k === "a").length,
-    gamma: kinds.length - 1,
+    gamma,
     discarded: [...kinds].filter((k) => k === "d").length,
+    guesses: contract.guess_nouns[gamma === 1 ? "one" : "other"],
   };
   const which = kinds.endsWith("b") ? "bonus" : counts.discarded ? "discarded" : "rejected";
-  return templates[which].replace(/\{(\w+)\}/g, (_, name) => String(counts[name]));
+  return contract.token_sentences[which].replace(/\{(\w+)\}/g, (_, name) => String(counts[name]));
 }
 
 export function renderTokenRow(list, passes, contract) {
@@ -19,7 +21,7 @@ export function renderTokenRow(list, passes, contract) {
     li.className = "spec-tokens__iteration";
     const text = document.createElement("span");
     text.className = "spec-visually-hidden";
-    text.textContent = sentence(contract.token_sentences, i + 1, kinds);
+    text.textContent = sentence(contract, i + 1, kinds);
     li.append(text);
     for (const k of kinds) {
       const cell = document.createElement("span");
