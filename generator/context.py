@@ -294,8 +294,16 @@ def evidence_context(site) -> dict:
     target = site.base.target
     acceptance = {d: {t: entry(d, target, t, e) for t, e in blocks[target].items()}
                   for d, blocks in catalog.typical_acceptance.items() if target in blocks}
-    typical_all = [entry(d, tk, t, e) for d, blocks in catalog.typical_acceptance.items()
-                   for tk, tasks in blocks.items() for t, e in tasks.items()]
+    typical_all = []
+    for d, blocks in catalog.typical_acceptance.items():
+        entries = [entry(d, tk, t, e) for tk, tasks in blocks.items() for t, e in tasks.items()]
+        # A draft model assumed to guess alike for every target and kind of traffic: one row
+        # (the model page once listed the same assumption 42 times).
+        if all(e["basis"] == ASSUMED for e in entries) and \
+                len({(e["alpha"], e["alpha_on_grid"], e["acceptance"], e["source"]) for e in entries}) == 1:
+            entries = [{**entries[0], "target_label": "every target it drafts for", "task_label": "every kind",
+                        "dataset": ""}]
+        typical_all.extend(entries)
     # The essay's table: one row per drafter and task, or one row for a drafter assumed to guess
     # the same on every kind of traffic.
     typical_rows = []

@@ -342,3 +342,15 @@ def test_no_table_names_a_state_by_its_url_keys(rendered_pages):
             if raw.search(cells):
                 found.append(f"{name}: {line[:120]}")
     assert found == [], "\n".join(found)
+
+
+def test_every_topic_where_to_go_next_names_is_linked(pages):
+    """The closing section's list of topics reads as a reading list: each clause of it links to a
+    section above or to a source (found twice: "Where to go next" named topics without links,
+    then the launch floor and quantization without one)."""
+    section = pages["index.md"].split("## Where to go next", 1)[1].split("\n\n", 2)[1]
+    topics = re.split(r"\.\s+The\s+", section, maxsplit=1)[1].split(". ", 1)[0]  # "roofline … the whole ladder"
+    clauses = [c for c in re.split(r";\s*(?:and\s+)?", topics) if c.strip()]
+    assert len(clauses) >= 4, clauses
+    unlinked = [c for c in clauses if not re.search(r"\[\^[\w-]+\]|\]\([^)]+\)", c)]
+    assert unlinked == [], unlinked

@@ -23,9 +23,11 @@ def spec(context: dict) -> dict:
     y = alt.Y("expected_tokens:Q", title="expected tokens per iteration", scale=alt.Scale(zero=True))
     line = base.mark_line(color=BLUE, strokeWidth=2, point=alt.OverlayMarkDef(filled=True, size=30)).encode(
         x=x, y=y,
+        # three significant figures as every tooltip has, trailing zeros kept: "3.90" beside "3.96"
+        # (",.3~r" trimmed them, and one point read 3.9 beside the next one's 3.96)
         tooltip=[alt.Tooltip("gamma:Q", title="γ"),
-                 alt.Tooltip("expected_tokens:Q", title="expected tokens", format=",.3~r"),
-                 alt.Tooltip("ceiling:Q", title="ceiling 1/(1−α)", format=",.3~r")],
+                 alt.Tooltip("expected_tokens:Q", title="expected tokens", format=",.3r"),
+                 alt.Tooltip("ceiling:Q", title="ceiling 1/(1−α)", format=",.3r")],
     )
     # Every row carries the same ceiling; the mean collapses them into one rule.
     ceiling = base.mark_rule(color=REFERENCE, strokeWidth=1.5, strokeDash=[6, 4]).encode(y="mean(ceiling):Q")

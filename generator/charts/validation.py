@@ -12,7 +12,7 @@ DESCRIPTION = ("Plain decoding step time in milliseconds against batch size (log
                "(lines) at the same batch and context.")
 ROWS = None  # the build writes them (generator/evidence.py)
 FOLLOWS_STATE = False
-COLUMNS = [column("row", "no."), column("study", "measured by"), column("batch", "concurrent sequences", "int"),
+COLUMNS = [column("study", "measured by"), column("batch", "concurrent sequences", "int"),
            column("context", "context (tokens)", "int"), column("measured", "measured (ms)", "num"),
            column("calibrated", "calibrated (ms)", "num"), column("per-kernel", "ideal, kernel by kernel (ms)", "num"),
            column("whole-pass", "ideal, whole pass (ms)", "num"), column("read_off_plot", "read off a plot", "yes"),
@@ -45,7 +45,7 @@ def tooltip(value_title: str) -> list:
     return [alt.Tooltip("series_name:N", title="series"), alt.Tooltip("shown:N", title=value_title),
             alt.Tooltip("batch:Q", title="concurrent sequences", format=","),
             alt.Tooltip("context_shown:N", title="context"),
-            alt.Tooltip("study:N", title="measured by"), alt.Tooltip("row:Q", title="measurement no."),
+            alt.Tooltip("study:N", title="measured by"),
             alt.Tooltip("read_shown:N", title="read off a plot"), alt.Tooltip("fitted_shown:N", title="used in the fit")]
 
 

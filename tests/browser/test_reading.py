@@ -187,9 +187,13 @@ TABLES_OVERFLOWING = """() => [...document.querySelectorAll('article table')].fi
   if (t.offsetWidth === 0) return false;
   const wrap = t.closest('.md-typeset__scrollwrap');
   const box = wrap ?? t.parentElement;
-  // the wrapper too: found once, a 702 px table in a 720 px wrapper scrolled 14 px (the theme's padding)
-  return t.scrollWidth > box.clientWidth + 1 || (wrap && wrap.scrollWidth > wrap.clientWidth + 1)
-    || t.getBoundingClientRect().right > innerWidth + 1;
+  // every wrapper round it too: found once, a 702 px table in a 720 px wrapper scrolled 14 px (the
+  // theme's padding); and once, the theme's wrapper inside the build's, its negative margins
+  // making the outer one scroll 12 px
+  for (let w = wrap; w; w = w.parentElement.closest('.md-typeset__scrollwrap')) {
+    if (w.scrollWidth > w.clientWidth + 1) return true;
+  }
+  return t.scrollWidth > box.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth + 1;
 }).map((t) => t.tHead?.textContent.trim().slice(0, 40))"""
 
 # A code line that wraps goes on further right than the line's own text starts (a hanging
