@@ -63,6 +63,11 @@ function relinkSearchResults() {
 // of links. A link clicked meanwhile is brought up to date by keepStateOnClick.
 const URL_AFTER_MS = 150;
 
+// Steps of one slider in a row (arrow keys pressed one after another, each a committed change)
+// make one history entry, as a drag does: Back undoes the run, not each step. A run ends when
+// the reader pauses this long, or changes anything else.
+const SLIDER_RUN_MS = 1000;
+
 // An explorable link's state shown later than this after the click is not pulled back into place
 // (the reader may have scrolled on).
 const READING_ANCHOR_MS = 1000;
@@ -92,6 +97,7 @@ class Page {
     this.committed = null; // what the current history entry's URL says, as of the last commit
     this.loads = 0;
     this.readingAnchor = null; // an explorable link just clicked, and where it was: keepReadingPosition
+    this.sliderRun = null; // {slider, at, state}: the last step of a slider's run (SLIDER_RUN_MS)
     this.urlTimer = 0; // a dragged slider's address (urlPending), written once the reader pauses
     this.urlPending = null;
     // The state shown (or being loaded), and the numbers on screen: {state, data} or {state, error}.
@@ -134,12 +140,20 @@ class Page {
         this.state$.set(state, { source: "controls" });
         this.replaceUrl(state, { soon: true });
       },
-      onCommit: (moved) => {
+      onCommit: (moved, slider) => {
         this.bar?.clearNote();
         const { state, notes } = constrainState(moved, this.manifest, everyField);
         this.state$.set(state, { source: "controls" });
         showNotes(this.sim, notes);
-        this.pushUrl(state);
+        const run = this.sliderRun;
+        const now = performance.now();
+        if (slider && run?.slider === slider && now - run.at < SLIDER_RUN_MS && sameState(run.state, this.committed)) {
+          this.replaceUrl(state);
+          this.committed = state;
+        } else {
+          this.pushUrl(state);
+        }
+        this.sliderRun = slider ? { slider, at: now, state } : null;
         this.announcer.soon();
       },
     });

@@ -568,3 +568,27 @@ def test_what_a_screen_reader_hears_of_each_sample_pass_is_the_builds_sentence(p
         heard_by_gamma[state["gamma"]] = heard
     assert all(" of 1 guess accepted" in s for s in heard_by_gamma[1]), heard_by_gamma[1]
     assert all(" guesses accepted" in s for s in heard_by_gamma[7]), heard_by_gamma[7]
+
+
+def test_a_sliders_steps_in_a_row_are_one_history_entry(page, page_log):
+    """Arrow keys pressed one after another on a slider make one history entry, as a drag does
+    (found once: three presses needed three Backs); after a pause, the next step is a new one."""
+    page.goto("/")
+    wait_rendered(page, "")
+    slider = page.locator("#simulation input[type=range][name=batch]")
+    slider.focus()
+    for _ in range(3):
+        slider.press("ArrowRight")
+    wait_rendered(page, "?batch=8")
+    page.go_back()
+    wait_rendered(page, "")
+    assert current_query(page) == ""
+    page.go_forward()
+    wait_rendered(page, "?batch=8")
+    page.wait_for_timeout(1200)  # longer than a run of steps lasts (page.js SLIDER_RUN_MS)
+    slider.focus()
+    slider.press("ArrowRight")
+    wait_rendered(page, "?batch=16")
+    page.go_back()
+    wait_rendered(page, "?batch=8")
+    assert current_query(page) == "?batch=8"

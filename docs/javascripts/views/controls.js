@@ -79,7 +79,8 @@ export function mountControls(sim, manifest, { onMove, onCommit }) {
   form.addEventListener("input", (event) => {
     if (event.target.type === "range") onMove(read(shown));
   });
-  form.addEventListener("change", () => onCommit(read(shown)));
+  // (onCommit hears which slider, if one: its steps in a row make one history entry, page.js)
+  form.addEventListener("change", (event) => onCommit(read(shown), event.target.type === "range" ? event.target.name : null));
   form.addEventListener("submit", (event) => event.preventDefault());
   return {
     show(state) {

@@ -65,16 +65,14 @@ export function installSearchJump() {
       event.stopPropagation(); // the theme's search and instant navigation
       closeSearch();
       whenSettled(() => {
-        // The same #section again: the address does not change, so the browser would not move.
-        if (location.hash === link.hash) {
-          section.scrollIntoView({ block: "start", behavior: "instant" });
-          return;
-        }
         // The browser's own way to a section: a history entry, the section as :target (which
         // the theme's styles keep clear of the header) and the jump. It fires popstate, which
-        // the theme would take for a navigation and load the page again: claimPopState.
+        // the theme would take for a navigation and load the page again: claimPopState. The
+        // same #section again changes no address, so the browser would not move: it goes there
+        // anew, in place of the current entry. (The query stays the page's: the state shown.)
         expectedHash = link.hash;
-        location.hash = link.hash;
+        if (location.hash === link.hash) location.replace(location.pathname + location.search + link.hash);
+        else location.hash = link.hash;
         expectedHash = null;
       });
     },
