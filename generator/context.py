@@ -28,7 +28,7 @@ from .chart_rows import table_html
 from .charts import CHARTS
 from .evidence import citation, measured_plain_points, profiling_context, linked_sources, setting_of, validation_rows, without_paths
 from .contract import FIELDS
-from .essay import ClosedForms, Scope, TemplateBuildError, state_values, wrap
+from .essay import ClosedForms, Scope, TemplateBuildError, decision_map_summary, state_values, wrap
 from .filters import Quantity
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
 from .filters import FILTERS
@@ -163,6 +163,8 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     ctx: dict = {}
     for name, changes in ESSAY_STATES.items():
         ctx[name] = Scope(name, state_values(changes, site))
+    # the decision map at the starting state, as the text after the figure describes it
+    ctx["decision_map"] = Scope("decision_map", decision_map_summary(site, dict(site.defaults)))
     target = catalog.targets[site.base.target]
     gpu = catalog.gpus[site.base.gpu]
     ctx["target"] = Scope("target", _arch_values(target))

@@ -132,12 +132,12 @@ def state_values(changes: dict, site) -> dict:
     values["decision"] = {t: {k: site.value(f"decision_{k}", coords, task=t)
                               for k in ("drafter", "gamma", "alpha", "acceptance", "speedup", "fits")}
                           for t in site.axes["task"]}
-    values["decision_map"] = decision_map_summary(site, coords)
     return values
 
 
 def decision_map_summary(site, coords: dict) -> dict:
-    """The decision map at this state's configuration and workload, as the prose describes it:
+    """The decision map at state ``coords``'s configuration and workload (the grid's coordinates,
+    every state axis), as the prose describes it:
     ``cells`` (batch × context, an int), ``wins[task][drafter]`` (cells that drafter wins;
     plain decoding as "plain") and ``alike``, the groups of kinds of traffic whose maps agree
     cell for cell (drafter, γ and speedup as the map prints them), each a list of task keys."""
