@@ -299,13 +299,29 @@ def evidence_context(site) -> dict:
     typical_all = []
     for d, blocks in catalog.typical_acceptance.items():
         entries = [entry(d, tk, t, e) for tk, tasks in blocks.items() for t, e in tasks.items()]
-        # A draft model assumed to guess alike for every target and kind of traffic: one row
-        # (the model page once listed the same assumption 42 times).
-        if all(e["basis"] == ASSUMED for e in entries) and \
-                len({(e["alpha"], e["alpha_on_grid"], e["acceptance"], e["source"]) for e in entries}) == 1:
-            entries = [{**entries[0], "target_label": "every target it drafts for", "task_label": "every kind",
-                        "dataset": ""}]
-        typical_all.extend(entries)
+        targets = list(dict.fromkeys(e["target_label"] for e in entries))
+        # One row for what holds alike on several targets (prompt lookup's traces, a head measured
+        # on one target and taken to carry over, an assumption): the model page once listed the
+        # same figures forty times over, target by target.
+        groups: dict = {}
+        for e in entries:
+            groups.setdefault(tuple((k, v) for k, v in e.items() if k != "target_label"), []).append(e)
+        rows = []
+        for alike in groups.values():
+            named = [e["target_label"] for e in alike]
+            label = ("every target it drafts for" if len(named) == len(targets) > 1 else ", ".join(named))
+            rows.append({**alike[0], "target_label": label})
+        # ... and for what holds alike on every kind of traffic (one measurement standing for all
+        # three, or an assumption)
+        tasks = len(dict.fromkeys(e["task_label"] for e in rows))
+        by_traffic: dict = {}
+        for e in rows:
+            by_traffic.setdefault(tuple((k, v) for k, v in e.items() if k not in ("task_label", "dataset")), []).append(e)
+        for alike in by_traffic.values():
+            if len(alike) == tasks > 1 and len({e["dataset"] for e in alike}) == 1:
+                typical_all.append({**alike[0], "task_label": "every kind"})
+            else:
+                typical_all.extend(alike)
     # The essay's table: one row per drafter and task, or one row for a drafter assumed to guess
     # the same on every kind of traffic.
     typical_rows = []

@@ -17,7 +17,7 @@ import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
 import { fitWideTables } from "./views/wide-tables.js";
-import { claimPopState, installSearchJump } from "./views/search-jump.js";
+import { claimPopState, installSectionLinks } from "./views/section-links.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
 
@@ -264,6 +264,32 @@ class Page {
   // an old page must not act on (or claim) events meanwhile.
   isShown() {
     return (this.sim ?? document.body).isConnected && location.pathname === this.pathname;
+  }
+
+  // Back/forward between two sections of this page and state: only the #hash changed (a search
+  // result or the table of contents moved the reader). The theme would take it for a navigation
+  // and load the page again, re-drawing every chart under the reader, who would land off the
+  // place they left.
+  ownsSectionMove() {
+    return location.pathname === this.pathname && location.hash !== this.hash && this.committed !== null &&
+      location.search === serializeQuery(this.committed, this.manifest);
+  }
+
+  // Where the entry's reader was (the theme keeps the offset in history.state), else its section.
+  onSectionMove() {
+    this.hash = location.hash;
+    const y = history.state?.y;
+    if (Number.isFinite(y)) {
+      scrollTo({ top: y, behavior: "instant" });
+      return;
+    }
+    let section = null;
+    try {
+      section = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    } catch {
+      section = null;
+    }
+    section?.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   // Back/forward to another state of this page: its query changed, its hash did not. Landing
@@ -561,11 +587,20 @@ export function installHistory() {
   if (installed) return;
   installed = true;
   for (const type of LINK_EVENTS) document.addEventListener(type, keepStateOnClick, true);
-  installSearchJump();
+  installSectionLinks();
   // Returns whether the event was ours alone (see history-guard.js).
   const onPopState = () => {
-    if (claimPopState()) return true; // a search result's jump within this page
+    if (claimPopState()) {
+      // a section link's jump within this page (views/section-links.js): the browser moves; the
+      // page notes the section
+      if (page) page.hash = location.hash;
+      return true;
+    }
     if (!page || !page.isShown()) return false; // another page: the theme navigates
+    if (page.ownsSectionMove()) {
+      page.onSectionMove();
+      return true;
+    }
     const ours = page.ownsPopState();
     page.onPopState(); // after a hash change the theme scrolls, but the state still follows the URL
     return ours;

@@ -13,7 +13,7 @@ DESCRIPTION = ("Share of wall time spent drafting, in percent, against batch siz
                "predicted by the calibrated, the kernel-by-kernel and the whole-pass cost models (lines).")
 ROWS = None  # the build writes them (generator/evidence.py)
 FOLLOWS_STATE = False
-COLUMNS = [column("row", "row"), column("drafter_label", "drafter"), column("batch", "concurrent sequences", "int"),
+COLUMNS = [column("drafter_label", "drafter"), column("batch", "concurrent sequences", "int"),
            column("measured", "drafting, measured (%)", "num1"), column("calibrated", "drafting, calibrated (%)", "num1"),
            column("per-kernel", "drafting, ideal kernel by kernel (%)", "num1"),
            column("whole-pass", "drafting, ideal whole pass (%)", "num1"),

@@ -45,8 +45,10 @@ def tooltip(value_title: str) -> list:
     return [alt.Tooltip("series_name:N", title="series"), alt.Tooltip("shown:N", title=value_title),
             alt.Tooltip("batch:Q", title="concurrent sequences", format=","),
             alt.Tooltip("context_shown:N", title="context"),
-            alt.Tooltip("study:N", title="measured by"),
-            alt.Tooltip("read_shown:N", title="read off a plot"), alt.Tooltip("fitted_shown:N", title="used in the fit")]
+            # the measurement's, also on a model's point (which is set beside that measurement)
+            alt.Tooltip("study:N", title="measurement from"),
+            alt.Tooltip("read_shown:N", title="measurement read off a plot"),
+            alt.Tooltip("fitted_shown:N", title="measurement used in the fit")]
 
 
 def with_text(chart: alt.Chart, unit: str) -> alt.Chart:

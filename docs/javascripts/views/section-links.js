@@ -1,9 +1,11 @@
-// A search result for a section of the page being read is followed as the page's own links to
-// its sections are: the search closes and the browser goes to the section (an entry in the
-// history, Back returns). Left to MkDocs Material (9.x), such a result loads the page again
-// (charts and all) and, on a phone, leaves the window where it was: the theme pins the page
-// while its full-screen search is open and, as it closes, puts the window back.
-// Results on other pages stay with the theme's instant navigation.
+// A link to a section of the page being read (a search result, the table of contents, a
+// heading's permalink) is followed by the browser, as a plain page's would be: the theme's search
+// or drawer closes, the browser goes to the section (an entry in the history; Back returns, see
+// page.js ownsSectionMove). Left to MkDocs Material's instant navigation (9.x), such a link
+// fetches the page again and swaps it in, every chart drawn anew under the reader; and a search
+// result, on a phone, left the window where it was: the theme pins the page while its
+// full-screen search is open and, as it closes, puts the window back.
+// Links to other pages stay with the theme's instant navigation; explorable links are page.js's.
 
 function sectionOf(link) {
   if (link.origin !== location.origin || link.pathname !== location.pathname || link.hash.length < 2) return null;
@@ -14,13 +16,15 @@ function sectionOf(link) {
   }
 }
 
-// The theme's own toggle (a checkbox it watches for "change"): unchecked, the search closes and
-// the page is unpinned.
-function closeSearch() {
-  const toggle = document.getElementById("__search");
-  if (toggle?.checked) {
-    toggle.checked = false;
-    toggle.dispatchEvent(new Event("change", { bubbles: true }));
+// The theme's own toggles (checkboxes it watches for "change"): unchecked, the search or the
+// navigation drawer closes and the page is unpinned.
+function closeOverlays() {
+  for (const id of ["__search", "__drawer"]) {
+    const toggle = document.getElementById(id);
+    if (toggle?.checked) {
+      toggle.checked = false;
+      toggle.dispatchEvent(new Event("change", { bubbles: true }));
+    }
   }
   if (document.activeElement?.closest(".md-search")) document.activeElement.blur();
 }
@@ -45,6 +49,9 @@ function whenSettled(run, frames = 0) {
   });
 }
 
+// Links with a handler of their own: explorable links (page.js) and "Try the example" (metrics.js).
+const HANDLED_ELSEWHERE = "a.explore, a.spec-metrics-example";
+
 let expectedHash = null;
 
 // Whether the popstate event being dispatched is the jump's own (page.js's popstate handler asks
@@ -53,17 +60,18 @@ export function claimPopState() {
   return expectedHash !== null && location.hash === expectedHash;
 }
 
-export function installSearchJump() {
+export function installSectionLinks() {
   document.addEventListener(
     "click",
     (event) => {
-      const link = event.target.closest?.(".md-search-result a[href]");
-      if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const link = event.target.closest?.("a[href]");
+      if (!link || link.matches(HANDLED_ELSEWHERE) || link.target) return;
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       const section = sectionOf(link);
       if (!section) return;
       event.preventDefault();
       event.stopPropagation(); // the theme's search and instant navigation
-      closeSearch();
+      closeOverlays();
       whenSettled(() => {
         // The browser's own way to a section: a history entry, the section as :target (which
         // the theme's styles keep clear of the header) and the jump. It fires popstate, which
