@@ -17,7 +17,7 @@ import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
 import { fitWideTables } from "./views/wide-tables.js";
-import { claimPopState, installSectionLinks } from "./views/section-links.js";
+import { claimPopState, installSectionLinks, sectionNamed } from "./views/section-links.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
 
@@ -283,13 +283,7 @@ class Page {
       scrollTo({ top: y, behavior: "instant" });
       return;
     }
-    let section = null;
-    try {
-      section = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    } catch {
-      section = null;
-    }
-    section?.scrollIntoView({ block: "start", behavior: "instant" });
+    sectionNamed(location.hash)?.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   // Back/forward to another state of this page: its query changed, its hash did not. Landing

@@ -7,13 +7,19 @@
 // full-screen search is open and, as it closes, puts the window back.
 // Links to other pages stay with the theme's instant navigation; explorable links are page.js's.
 
-function sectionOf(link) {
-  if (link.origin !== location.origin || link.pathname !== location.pathname || link.hash.length < 2) return null;
+// The element a #hash names on this page, or null.
+export function sectionNamed(hash) {
+  if (hash.length < 2) return null;
   try {
-    return document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    return document.getElementById(decodeURIComponent(hash.slice(1)));
   } catch {
     return null; // a malformed escape in the hash: no section to go to
   }
+}
+
+function sectionOf(link) {
+  if (link.origin !== location.origin || link.pathname !== location.pathname) return null;
+  return sectionNamed(link.hash);
 }
 
 // The theme's own toggles (checkboxes it watches for "change"): unchecked, the search or the
