@@ -142,7 +142,37 @@ def check_vegalite_version(spec: Mapping) -> None:
         )
 
 
+# The page draws the charts' Vega specs (compiled at build time: vega_specs.py) with Vega alone: no
+# Vega-Lite compiler and no vega-embed, a third less script to parse before the first chart.
+# vl-convert bundles only the ES modules it vendors, named by their jsdelivr URLs; these are
+# vl-convert-python 1.9's (its vl-convert-rs/src/module_loader/import_map.rs). Its bare `vega`
+# namespace is null in the bundle, so the functions are imported by name.
+VEGA_MODULES = {
+    "vega": "https://cdn.jsdelivr.net/npm/vega@6.2.0/+esm",
+    "vega-interpreter": "https://cdn.jsdelivr.net/npm/vega-interpreter@2.0.0/+esm",
+    "vega-tooltip": "https://cdn.jsdelivr.net/npm/vega-tooltip@1.0.0/+esm",
+}
+# What views/charts.js uses, as window.vega: parse and View build a view; loader reads the specs'
+# data URLs; expressionInterpreter evaluates expressions without eval (the page's CSP); the
+# tooltip handler draws the marks' tooltips as HTML (vega-tooltip, as vega-embed would).
+VEGA_BUNDLE_SNIPPET = f"""
+import {{ parse, View, loader, Error as LOG_ERROR, Warn as LOG_WARN }} from "{VEGA_MODULES['vega']}";
+import {{ expressionInterpreter }} from "{VEGA_MODULES['vega-interpreter']}";
+import {{ Handler }} from "{VEGA_MODULES['vega-tooltip']}";
+window.vega = {{ parse, View, loader, expressionInterpreter, TooltipHandler: Handler, Error: LOG_ERROR, Warn: LOG_WARN }};
+"""
+
+
 def vega_bundle() -> str:
-    """JavaScript that sets window.vega, window.vegaLite and window.vegaEmbed (for
-    docs/vendor/vega-bundle.js), built with the Vega-Lite version Altair's specs declare."""
-    return vlc.javascript_bundle(vl_version=f"v{bundle_vegalite_version()}")
+    """JavaScript for docs/vendor/vega-bundle.js: sets ``window.vega`` to Vega's parse, View and
+    loader, vega-interpreter's expressionInterpreter, vega-tooltip's Handler (as TooltipHandler)
+    and the log levels Error and Warn. Built by vl-convert from the modules it vendors
+    (VEGA_MODULES); RuntimeError if the installed vl-convert vendors other versions."""
+    try:
+        return vlc.javascript_bundle(VEGA_BUNDLE_SNIPPET, vl_version=f"v{bundle_vegalite_version()}")
+    except Exception as error:  # vl-convert raises a bare ValueError/RuntimeError from Rust
+        raise RuntimeError(
+            f"vl-convert-python {vlc.__version__} could not bundle {', '.join(VEGA_MODULES.values())}: "
+            "it vendors other versions; set generator/svg.py VEGA_MODULES to the ones in its "
+            f"import map ({error})"
+        ) from error

@@ -37,3 +37,25 @@ if (!window.__specManifest) {
     window.__specManifest.response.catch(() => {}); // core/data.js reports a failure
   }
 }
+
+// The classes MkDocs Material's bundle gives <html> as it starts ("js" for "no-js", and the
+// focus-visible polyfill's), given now, before the body is parsed: changed by the bundle, after
+// the whole essay is styled, they had every element of it styled again. The bundle's own change
+// is then no change.
+document.documentElement.classList.replace("no-js", "js");
+document.documentElement.classList.add("js-focus-visible");
+document.documentElement.setAttribute("data-js-focus-visible", "");
+
+// While the page loads, the browser lays out and styles only the part of the essay below the
+// simulation that is on screen (spec.css "spec-loading": content-visibility): the essay is most
+// of the page, and laying it all out, more than once as the parser goes, held up the simulation's
+// numbers and its first chart. page.js lays the whole page out once they are drawn. Only on a
+// fresh load that opens at the top: a link to a #section, a reload or Back/Forward put the
+// reader at a place whose position would be an estimate meanwhile. Not again on an instant
+// navigation (this script may run again then): the page is already complete.
+if (document.readyState === "loading" && !location.hash &&
+    performance.getEntriesByType("navigation")[0]?.type === "navigate") {
+  document.documentElement.classList.add("spec-loading");
+  // Should the page's modules never run, the whole page is laid out all the same.
+  window.__specLoadingTimer = setTimeout(() => document.documentElement.classList.remove("spec-loading"), 10000);
+}

@@ -490,15 +490,24 @@ function versionMismatch(manifest) {
 
 let setups = 0;
 
-// The charts; then, once the simulation's are drawn and the browser is idle, code that may wrap
-// is given its break points and wide tables become cards (measuring them forces a layout of the
-// whole page: not while the reader waits for the numbers). <html data-tables-fitted> says it is
-// done, for tests and anyone inspecting.
+// The essay below the simulation, laid out only where it is on screen while the page loads
+// (history-guard.js, spec.css "spec-loading"): from now on, the whole page.
+function layOutWholePage() {
+  clearTimeout(window.__specLoadingTimer);
+  document.documentElement.classList.remove("spec-loading");
+}
+
+// The charts: the simulation's, then the whole page is laid out (history-guard.js left the
+// browser to lay out only what is on screen of the essay below the simulation while the page
+// loaded), then the essay's. Once the browser is idle, code that may wrap is given its break
+// points and wide tables become cards (measuring them forces a layout of the whole page: not
+// while the reader waits for the numbers). <html data-tables-fitted> says it is done, for tests
+// and anyone inspecting.
 function mountChartsThenFit() {
   const root = document.documentElement;
   delete root.dataset.tablesFitted;
   const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 0));
-  mountCharts(document.body).then(() =>
+  mountCharts(document.body, { beforeTheRest: layOutWholePage }).then(() =>
     idle(
       () => {
         breakCodeAtSeparators(document.body);

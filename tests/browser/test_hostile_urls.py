@@ -265,7 +265,7 @@ LOAD_REPORT = """() => {
   const tags = 'script,img,svg,iframe,frame,object,embed,link,style,meta,base,form,input,select,textarea,button,video,audio,source,math,template';
   const census = {};
   for (const el of document.querySelectorAll(tags)) {
-    // the chart library's own stylesheets (vega-embed-style, vega-tooltip-style) come when it loads
+    // the chart library's own stylesheet (vega-tooltip-style) comes when it loads
     const library = el.tagName === 'STYLE' && /^vega-/.test(el.id);
     if (!el.closest('.spec-chart__view') && !library) census[el.tagName] = (census[el.tagName] || 0) + 1;
   }

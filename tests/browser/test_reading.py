@@ -23,7 +23,7 @@ CHARTS = """() => Object.fromEntries([...document.querySelectorAll('.spec-chart[
   const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; };
   const shown = (e) => !!e && getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().height > 0;
   const img = el.querySelector('img');
-  const view = el.querySelector('[role=graphics-document]');  // vega-embed's container
+  const view = el.querySelector('[role=graphics-document]');  // the Vega view's container
   const svg = el.querySelector('.spec-chart__view svg');
   const figure = el.closest('figure');
   return [el.dataset.chart, {
@@ -441,3 +441,57 @@ def test_a_search_result_on_this_page_lands_on_its_section(new_context, width, v
     page.wait_for_function(f"before => Math.abs(({READ_AT})() - before) <= 3", arg=before)
     wait_rendered(page, "?batch=64")
     assert page.evaluate(SECTION_AT, "the-engine-log")[1], "Back loaded the page again"
+
+
+# Installed before the page's scripts: whether <html> had "spec-loading" as the document finished
+# parsing, and whether it was there when the ladder's live view appeared.
+RECORD_LOADING = """
+window.__loading = {};
+document.addEventListener('DOMContentLoaded', () => {
+  __loading.atParsed = document.documentElement.classList.contains('spec-loading');
+});
+new MutationObserver((_, observer) => {
+  if (document.querySelector('#simulation .spec-chart[data-chart=ladder] .spec-chart__view svg')) {
+    __loading.atLadder = document.documentElement.classList.contains('spec-loading');
+    observer.disconnect();
+  }
+}).observe(document, {subtree: true, childList: true});"""
+# Per live chart of the essay as wide as its column: its view's width against its box's (a view
+# measured in a part of the page not laid out yet takes a width of its own).
+VIEW_WIDTHS = """() => [...document.querySelectorAll('.md-content article > :not(#simulation) .spec-chart.is-live')]
+  .filter((el) => el.querySelector('img.spec-chart__static--fill'))
+  .map((el) => [el.dataset.chart, Math.round(el.querySelector('.spec-chart__view svg').getBoundingClientRect().width),
+                Math.round(el.querySelector('.spec-chart__view').getBoundingClientRect().width)])"""
+SKIPPED = """() => [...document.querySelectorAll('.md-content article > *')]
+  .filter((el) => getComputedStyle(el).contentVisibility !== 'visible').length"""
+
+
+def test_the_essay_is_laid_out_whole_once_the_simulation_is_drawn(new_context):
+    """While a page opened at its top loads, the essay below the simulation is laid out only where
+    it is on screen (it held up a linked state's numbers by ~80 ms and the first chart by ~70 ms);
+    the whole page is laid out before the essay's charts are drawn (found once: charts drawn while
+    it was not took widths of their own, and their text ran off them). A link to a section, and a
+    reload, never have it: they open at a place whose position would be a guess meanwhile."""
+    context = new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.add_init_script(RECORD_LOADING)
+    page.goto("/?batch=64")
+    wait_rendered(page, "?batch=64")
+    page.wait_for_function(ALL_LIVE, timeout=60_000)
+    assert page.evaluate("__loading") == {"atParsed": True, "atLadder": True}
+    assert page.evaluate(SKIPPED) == 0
+    widths = page.evaluate(VIEW_WIDTHS)
+    assert len(widths) >= 8, widths
+    # a chart as wide as the column (its picture fills it) is drawn at the column's width
+    assert [(name, svg, box) for name, svg, box in widths if abs(svg - box) > 1] == []
+
+    page = context.new_page()  # (a goto from the page above would be a move within it)
+    page.add_init_script(RECORD_LOADING)
+    page.goto("/?batch=64#the-engine-log")
+    wait_rendered(page, "?batch=64")
+    assert page.evaluate("__loading.atParsed") is False
+    page.wait_for_function("() => { const t = document.getElementById('the-engine-log').getBoundingClientRect().top;"
+                           " return t > 0 && t < 120; }")
+    page.reload()
+    wait_rendered(page, "?batch=64")
+    assert page.evaluate("__loading.atParsed") is False

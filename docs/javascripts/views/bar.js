@@ -6,6 +6,8 @@
 // hides the end of the text; always, not only while the bar shows: a page whose length changed as
 // the bar came and went would clamp "Back to where you were reading" near its end (the bar is
 // hidden while the simulation is on screen) and move the text under a reader at its end.
+// The room is an element of its own at the end of <body>, sized here: a class or a custom property
+// on <html> or <body> would restyle every element of the essay as the page is set up.
 // Its numbers are ordinary [data-readout] and [data-output] elements: the readouts and controls
 // views fill them like any other.
 const CHANGED_MS = 1200;
@@ -16,13 +18,16 @@ export function mountBar(sim) {
   const back = sim.querySelector("[data-action=back-to-reading]");
   if (!bar) return { changed() {}, corrected() {}, clearNote() {}, stop() {} };
   const note = bar.querySelector("[data-bar-note]");
-  const root = document.documentElement;
+  document.querySelector("body > .spec-bar-room")?.remove(); // an earlier page's (instant navigation)
+  const room = document.createElement("div");
+  room.className = "spec-bar-room";
+  room.setAttribute("aria-hidden", "true");
   let offscreen = false;
   let passed = false; // the controls are above the window: the reader has read past them
   let touched = false; // the state was changed from outside the controls
   let readingAt = null; // scroll position to return to, after the bar opened the simulation
   let timer = 0;
-  root.classList.add("spec-bar-room");
+  document.body.append(room);
 
   // Over the text column: centred on the simulation (which spans it) and no wider, so the bar
   // never covers the navigation or the table of contents beside the text (spec.css).
@@ -37,7 +42,7 @@ export function mountBar(sim) {
     if (shown) align();
     bar.hidden = !shown;
     // the bar's last height: the room stays when it hides
-    if (shown) root.style.setProperty("--spec-bar-space", `${bar.offsetHeight}px`);
+    if (shown) room.style.setProperty("--spec-bar-space", `${bar.offsetHeight}px`);
   };
   const observer = new IntersectionObserver(
     (entries) => {
@@ -101,7 +106,7 @@ export function mountBar(sim) {
     stop() {
       observer.disconnect();
       passedObserver.disconnect();
-      root.classList.remove("spec-bar-room");
+      room.remove();
       removeEventListener("resize", align);
       clearTimeout(timer);
     },

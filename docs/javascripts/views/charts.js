@@ -8,13 +8,16 @@ import { restoreTable, updateTable } from "./tables.js";
 // The specs are Vega, compiled from the charts' Vega-Lite at build time with the page's theme
 // (generator/vega_specs.py): the page only builds the views.
 
-// The Vega bundle (vendor/vega-bundle.js, about 0.9 MB of script) is fetched only when the first
+// The Vega bundle (vendor/vega-bundle.js, about 0.6 MB of script: Vega, its expression
+// interpreter and vega-tooltip, no Vega-Lite: generator/svg.py) is fetched only when the first
 // chart mounts, after the simulation's numbers are on screen: parsing it would otherwise hold up
-// every page's first paint. A classic script: it sets window.vega, vegaLite and vegaEmbed.
+// every page's first paint. A classic script: it sets window.vega.
 let bundle = null;
 
+const bundleLoaded = () => typeof window.vega?.View === "function";
+
 function loadBundle() {
-  if (typeof window.vegaEmbed === "function") return Promise.resolve();
+  if (bundleLoaded()) return Promise.resolve();
   if (!bundle) {
     bundle = new Promise((resolve) => {
       const script = document.createElement("script");
@@ -34,7 +37,7 @@ function loadBundle() {
 // this state (the spec's usermeta.may_be_empty, e.g. the throughput chart's measurements, taken at
 // two contexts only) has no extent, and Vega warns of it on every run. Every other message reaches
 // the console as Vega's own logger would write it.
-const WARN = 2; // vega.Warn, vega-embed's default level
+const WARN = 2; // vega.Warn, Vega's default level
 
 function chartLogger(quiet) {
   let level = WARN;
@@ -88,7 +91,7 @@ class Chart {
     this.el = el;
     this.name = el.dataset.chart;
     this.rows = null; // the latest rows asked for, applied once the view exists
-    this.result = null; // vegaEmbed's {view, finalize}
+    this.view = null; // the Vega view, once made
     // The view's legend lists only what is drawn and grows with it (usermeta.relayout): laid out
     // again when its entries change, and once after its first rows (see apply).
     this.relayout = false;
@@ -112,7 +115,7 @@ class Chart {
     loadSpec(this.el.dataset.spec).catch(() => {});
     await loadBundle();
     if (generation !== this.generation) return;
-    if (typeof window.vegaEmbed !== "function") {
+    if (!bundleLoaded()) {
       this.fail("the chart library (vendor/vega-bundle.js) did not load");
       return;
     }
@@ -126,28 +129,12 @@ class Chart {
       // Vega names the SVG (aria-label) after the spec's description: the static picture's alt
       // text, so the live chart is described as the picture it replaces.
       spec.description ??= this.el.querySelector("img")?.alt;
-      const options = {
-        actions: false,
-        renderer: "svg",
-        // The page's CSP has no 'unsafe-eval': parse expressions to an AST and interpret them.
-        // (vega-embed then uses its own interpreter; vl-convert's bundle leaves window.vega null.)
-        ast: true,
-        ...(window.vega?.expressionInterpreter ? { expr: window.vega.expressionInterpreter } : {}),
-        // Loader options rather than vega.loader(): vega-embed builds the loader from them.
-        // Data URLs in the specs are relative to the site root, wherever this page is.
-        loader: { baseURL: siteRoot.href },
-      };
-      // vega-embed builds its view with Vega's own logger; a chart that may draw an empty layer
-      // is embedded with warnings off, and gets the logger above as soon as its view exists.
-      const quiet = spec.usermeta?.may_be_empty ?? [];
-      if (quiet.length) options.logLevel = 1; // vega.Error
-      const result = await window.vegaEmbed(this.host, spec, options);
-      if (quiet.length) result.view.logger(chartLogger(quiet)).logLevel(WARN);
+      const view = await makeView(this.host, spec);
       if (generation !== this.generation || !this.el.isConnected) {
-        result.finalize();
+        view.finalize();
         return;
       }
-      this.result = result;
+      this.view = view;
       this.relayout = spec.usermeta?.relayout === true;
       this.listenForSelect(spec.usermeta?.select);
       if (this.rows) await this.apply({ drawn: this.rows === embedded });
@@ -161,7 +148,7 @@ class Chart {
   // the clicked mark's row: the page hears a "spec:select" event and opens that state.
   listenForSelect(names) {
     if (!Array.isArray(names) || names.length === 0) return;
-    this.result.view.addEventListener("click", (_event, item) => {
+    this.view.addEventListener("click", (_event, item) => {
       const row = item?.datum;
       if (!row || !names.every((name) => name in row)) return;
       const values = Object.fromEntries(names.map((name) => [name, row[name]]));
@@ -174,7 +161,7 @@ class Chart {
     this.rows = datasets;
     this.missing = null;
     updateTable(this.el, datasets.table, columns); // also when the view failed: the table is the text alternative
-    if (this.result) {
+    if (this.view) {
       try {
         await this.apply();
       } catch (error) {
@@ -188,7 +175,7 @@ class Chart {
   // Shows this.rows in the view; {drawn: true}: the view was made with them, and only needs its
   // first layout.
   async apply({ drawn: made = false } = {}) {
-    const view = this.result.view;
+    const view = this.view;
     const drawn = () => (this.relayout ? String(view.scale(DRAWN_SCALE)?.domain()) : "");
     const before = made ? "" : drawn();
     if (!made) {
@@ -221,10 +208,10 @@ class Chart {
 
   // The live view when there is one holding the current rows, else the picture and why.
   show() {
-    const live = this.result !== null && this.failure === null && this.missing === null;
+    const live = this.view !== null && this.failure === null && this.missing === null;
     this.el.classList.toggle("is-live", live);
     this.el.classList.toggle("is-failed", this.failure !== null || this.missing !== null);
-    this.el.classList.toggle("is-stale", this.result !== null && !live); // a view of another state
+    this.el.classList.toggle("is-stale", this.view !== null && !live); // a view of another state
     let message = this.el.querySelector(".spec-chart__error");
     if (live) {
       message?.remove();
@@ -245,11 +232,33 @@ class Chart {
   }
 
   finalizeView() {
-    if (this.result) {
-      this.result.finalize();
-      this.result = null;
+    if (this.view) {
+      this.view.finalize();
+      this.view = null;
     }
   }
+}
+
+// A running Vega view of `spec` (a Vega spec) in `host`, drawn once: SVG, with hover and HTML
+// tooltips, as vega-embed would make it (the page has no use for the rest of vega-embed).
+async function makeView(host, spec) {
+  const { vega } = window;
+  // The page's CSP has no 'unsafe-eval': expressions are parsed to an AST and interpreted.
+  const runtime = vega.parse(spec, undefined, { ast: true });
+  // A chart that may draw an empty layer (usermeta.may_be_empty) has a logger that lets that
+  // warning pass; every chart logs as Vega would otherwise.
+  const view = new vega.View(runtime, {
+    renderer: "svg",
+    expr: vega.expressionInterpreter,
+    // Data URLs in the specs are relative to the site root, wherever this page is.
+    loader: vega.loader({ baseURL: siteRoot.href }),
+    logger: chartLogger(spec.usermeta?.may_be_empty ?? []),
+    logLevel: WARN,
+  });
+  view.tooltip(new vega.TooltipHandler().call);
+  view.hover();
+  await view.initialize(host).runAsync();
+  return view;
 }
 
 // `spec`'s named datasets given `datasets` ({name: rows}) as inline values in place of their URL
@@ -312,8 +321,9 @@ export function stopCharts(reason) {
 
 // The simulation's charts are made first; then the essay's, one at a time (those on screen
 // first), so they do not hold up the ladder or each other. Resolves once the simulation's are
-// drawn (or have failed).
-export function mountCharts(root) {
+// drawn (or have failed). beforeTheRest(), if given, runs between the two (the essay's charts
+// measure their width on the page as it is laid out then).
+export function mountCharts(root, { beforeTheRest } = {}) {
   finalizeDetached();
   const first = [];
   const later = [];
@@ -325,7 +335,10 @@ export function mountCharts(root) {
     (isImmediate(chart) ? first : later).push(chart);
   }
   const drawn = Promise.all(first.map((chart) => chart.embed()));
-  drawn.then(() => embedInTurn(later));
+  drawn.then(() => {
+    beforeTheRest?.();
+    embedInTurn(later);
+  });
   return drawn;
 }
 
