@@ -491,15 +491,15 @@ function versionMismatch(manifest) {
 let setups = 0;
 
 // The essay below the simulation, laid out only where it is on screen while the page loads
-// (history-guard.js, spec.css "spec-loading"): from now on, the whole page.
+// (head.js, spec.css "spec-loading"): from now on, the whole page.
 function layOutWholePage() {
   clearTimeout(window.__specLoadingTimer);
   document.documentElement.classList.remove("spec-loading");
 }
 
-// The charts: the simulation's, then the whole page is laid out (history-guard.js left the
-// browser to lay out only what is on screen of the essay below the simulation while the page
-// loaded), then the essay's. Once the browser is idle, code that may wrap is given its break
+// The charts: the simulation's; once they are on screen the whole page is laid out
+// (head.js left the browser to lay out only what is on screen of the essay below the
+// simulation while the page loaded); then the essay's. Once the browser is idle, code that may wrap is given its break
 // points and wide tables become cards (measuring them forces a layout of the whole page: not
 // while the reader waits for the numbers). <html data-tables-fitted> says it is done, for tests
 // and anyone inspecting.
@@ -530,7 +530,7 @@ export async function setupPage() {
   const root = document.documentElement;
   // A linked state's numbers are not the build's: until they are on screen, the build's are
   // hidden (spec.css), so the first thing painted is never the default state's verdict.
-  clearTimeout(window.__specPendingTimer); // history-guard.js's fallback: this page manages the class now
+  clearTimeout(window.__specPendingTimer); // head.js's fallback: this page manages the class now
   root.classList.toggle("spec-pending", location.search.length > 1);
   const ready = () => root.classList.remove("spec-pending");
   const sim = document.querySelector(".spec-sim#simulation");
@@ -591,7 +591,7 @@ export function installHistory() {
   installed = true;
   for (const type of LINK_EVENTS) document.addEventListener(type, keepStateOnClick, true);
   installSectionLinks();
-  // Returns whether the event was ours alone (see history-guard.js).
+  // Returns whether the event was ours alone (see head.js).
   const onPopState = () => {
     if (claimPopState()) {
       // a section link's jump within this page (views/section-links.js): the browser moves; the

@@ -11,7 +11,7 @@ export class DataError extends Error {}
 
 const cache = new Map();
 
-// `started`: a fetch of `url` already under way (history-guard.js's), taken over.
+// `started`: a fetch of `url` already under way (head.js's), taken over.
 function fetchJson(url, init, started) {
   const key = url.href;
   if (!cache.has(key)) {
@@ -48,7 +48,7 @@ export function loadManifest() {
 // Start fetching the manifest before the page is set up (main.js, as the module runs): the
 // theme announces the page only after the whole document is parsed. The page's <head> names its
 // build's data version and its script already asked for that version's manifest
-// (history-guard.js): this is the same request, taken over. (A manifest of another build is
+// (head.js): this is the same request, taken over. (A manifest of another build is
 // refused by page.js.)
 export function requestManifestEarly() {
   if (early) return early;

@@ -320,9 +320,9 @@ export function stopCharts(reason) {
 }
 
 // The simulation's charts are made first; then the essay's, one at a time (those on screen
-// first), so they do not hold up the ladder or each other. Resolves once the simulation's are
-// drawn (or have failed). beforeTheRest(), if given, runs between the two (the essay's charts
-// measure their width on the page as it is laid out then).
+// first), so they do not hold up the ladder or each other. beforeTheRest(), if given, runs
+// between the two, once the simulation's are on screen (the essay's charts measure their width
+// on the page as it is laid out then). Resolves then: the simulation's charts drawn (or failed).
 export function mountCharts(root, { beforeTheRest } = {}) {
   finalizeDetached();
   const first = [];
@@ -334,13 +334,17 @@ export function mountCharts(root, { beforeTheRest } = {}) {
     watch(el);
     (isImmediate(chart) ? first : later).push(chart);
   }
-  const drawn = Promise.all(first.map((chart) => chart.embed()));
-  drawn.then(() => {
-    beforeTheRest?.();
-    embedInTurn(later);
-  });
-  return drawn;
+  return Promise.all(first.map((chart) => chart.embed()))
+    .then(afterNextPaint)
+    .then(() => {
+      beforeTheRest?.();
+      embedInTurn(later);
+    });
 }
+
+// After the frame that shows what the page has drawn (a task queued by a frame's callback runs
+// once the frame is done).
+const afterNextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 async function embedInTurn(queue) {
   while (queue.length > 0) {

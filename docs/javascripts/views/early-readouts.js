@@ -1,7 +1,7 @@
 // A linked state's numbers in the simulation as soon as its files are in, while the rest of the
 // page is still being parsed: the readouts, the controls and the bar, nothing else. The page is
 // set up once it is parsed (page.js), and then renders everything, these included, again.
-// Until then the build's numbers stay hidden (history-guard.js, spec.css) everywhere else.
+// Until then the build's numbers stay hidden (head.js, spec.css) everywhere else.
 import { lookup } from "../core/data.js";
 import { useFormats } from "../core/format.js";
 import { serializeQuery } from "../core/url-state.js";

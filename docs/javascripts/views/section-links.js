@@ -61,7 +61,7 @@ const HANDLED_ELSEWHERE = "a.explore, a.spec-metrics-example";
 let expectedHash = null;
 
 // Whether the popstate event being dispatched is the jump's own (page.js's popstate handler asks
-// before anyone else sees the event: history-guard.js).
+// before anyone else sees the event: head.js).
 export function claimPopState() {
   return expectedHash !== null && location.hash === expectedHash;
 }

@@ -1,4 +1,6 @@
-// The page's classic script in <head>: it runs before the body is parsed.
+// The page's classic script in <head>: what must be done before the body is parsed (Back and
+// Forward kept from the theme, a linked state's numbers hidden, the manifest requested, the
+// classes of <html> the theme and the loading page need).
 //
 // A classic script in <head>, so its popstate listener is registered before the theme's bundle
 // registers its own, and runs first. MkDocs Material treats the first popstate after a full
