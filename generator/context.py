@@ -18,6 +18,7 @@ from specmodel.claims import evaluate_claims
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
+from specmodel.calibration.measurements import ONE_POINT_ENGINES
 from specmodel.calibration.fitted import FITTED
 from specmodel.costs import CALIBRATED, ENGINE_CONSTANTS, cost_model
 from specmodel.calibration.validate import summary as summarise
@@ -358,6 +359,8 @@ def validation_row(row, catalog) -> dict:
     out = {"id": m.id, "setting": setting_of(point, m, catalog), "batch": m["batch"], "num_spec_tokens": m["num_spec_tokens"],
            "source": cited["text"], "url": cited["url"], "read_off_plot": m.read_off_plot, "reason": row.reason, "held": row.held,
            "fitted": bool(point and point.fit), "quantity": point.quantity if point else "",
+           # SGLang's and TensorRT-LLM's step overheads: each fitted to its one row, which it then matches
+           "fitted_alone": bool(point and point.id in ONE_POINT_ENGINES.values()),
            "context_tokens": row.context_tokens, "context_basis": point.context_basis if point else "",
            "measured": list(row.measured), "predicted": {k: list(v) for k, v in row.predicted.items()},
            "error": dict(row.error), "within": dict(row.within)}

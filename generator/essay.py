@@ -139,8 +139,10 @@ def decision_map_summary(site, coords: dict) -> dict:
     """The decision map at state ``coords``'s configuration and workload (the grid's coordinates,
     every state axis), as the prose describes it:
     ``cells`` (batch × context, an int), ``wins[task][drafter]`` (cells that drafter wins;
-    plain decoding as "plain") and ``alike``, the groups of kinds of traffic whose maps agree
-    cell for cell (drafter, γ and speedup as the map prints them), each a list of task keys."""
+    plain decoding as "plain"), ``wins_that_fit[task][drafter]`` (those of them whose state fits
+    in the GPU's memory: the map fades the others) and ``alike``, the groups of kinds of traffic
+    whose maps agree cell for cell (drafter, γ and speedup as the map prints them), each a list
+    of task keys."""
     ax = site.axes
     maps = {}
     for task in ax["task"]:
@@ -150,10 +152,13 @@ def decision_map_summary(site, coords: dict) -> dict:
                 at = {"task": task, "batch": b, "context": p}
                 speedup = site.value("decision_speedup", coords, **at)
                 cells.append((site.value("decision_drafter", coords, **at) if speedup > 1 else "plain",
-                              site.value("decision_gamma", coords, **at), round(speedup, 2)))
+                              site.value("decision_gamma", coords, **at), round(speedup, 2),
+                              bool(site.value("decision_fits", coords, **at))))
         maps[task] = cells
     wins = {t: {d: sum(1 for c in cells if c[0] == d) for d in dict.fromkeys(c[0] for c in cells)}
             for t, cells in maps.items()}
+    wins_that_fit = {t: {d: sum(1 for c in cells if c[0] == d and c[3]) for d in wins[t]}
+                     for t, cells in maps.items()}
     alike = []
     for task in ax["task"]:
         group = next((g for g in alike if maps[g[0]] == maps[task]), None)
@@ -161,7 +166,7 @@ def decision_map_summary(site, coords: dict) -> dict:
             alike.append([task])
         else:
             group.append(task)
-    return {"cells": len(ax["batch"]) * len(ax["context"]), "wins": wins,
+    return {"cells": len(ax["batch"]) * len(ax["context"]), "wins": wins, "wins_that_fit": wins_that_fit,
             "alike": [g for g in alike if len(g) > 1]}
 
 

@@ -279,6 +279,16 @@ def test_spec_has_title_description_font_and_no_theme_colours(specs, name):
 
 
 @pytest.mark.parametrize("name", sorted(ARCHITECTURE_CHARTS))
+def test_titles_count_tokens_and_sequences_in_whole_numbers(specs, name):
+    """Found once: a subtitle spoke of "342.9 to 8,448.0 tokens of context" (the measurements'
+    mean contexts, unrounded)."""
+    texts = [value for path, value in _walk(specs[name]) if path and path[-1] in ("text", "subtitle", "title")
+             for value in (value if isinstance(value, list) else [value]) if isinstance(value, str)]
+    assert texts
+    assert [t for t in texts if re.search(r"\d\.\d+\s*(tokens|sequences)", t)] == []
+
+
+@pytest.mark.parametrize("name", sorted(ARCHITECTURE_CHARTS))
 def test_every_tooltip_line_has_a_title(specs, name):
     # Vega-Lite shows an untitled field by its raw key, and the mark's description as ": value".
     tips = [tip for path, value in _walk(specs[name]) if path[-1] == "tooltip" and isinstance(value, list)
@@ -459,8 +469,8 @@ def test_the_throughput_chart_says_where_its_measurements_were_taken(specs, site
     measured = [p.context_tokens for p in measured_plain_points(site.catalog)
                 if (p.gpu, p.target) == (site.base.gpu, site.base.target)]
     subtitle = " ".join(specs["throughput"]["title"]["subtitle"])
-    assert f"at {min(measured):,} to {max(measured):,} tokens of context" in subtitle
-    assert "(512 or 8k tokens)" in subtitle  # 343 and 640 are nearest 512, 8,448 nearest 8,192
+    assert f"at {round(min(measured)):,} to {round(max(measured)):,} tokens of context" in subtitle
+    assert "only at 512 or 8k tokens." in subtitle  # 343 and 640 are nearest 512, 8,448 nearest 8,192
 
 
 def test_every_number_in_a_data_table_has_a_format():

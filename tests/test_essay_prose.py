@@ -354,3 +354,15 @@ def test_every_topic_where_to_go_next_names_is_linked(pages):
     assert len(clauses) >= 4, clauses
     unlinked = [c for c in clauses if not re.search(r"\[\^[\w-]+\]|\]\([^)]+\)", c)]
     assert unlinked == [], unlinked
+
+
+def test_the_measurements_table_says_which_rows_the_model_was_fitted_to(rendered_pages):
+    """Found once: SGLang's and TensorRT-LLM's step times were met to the hundredth, since each
+    engine's step overhead is fitted to that row alone, and the table said "fitted: no"."""
+    from specmodel.calibration.measurements import ONE_POINT_ENGINES
+
+    table = rendered_pages["model.md"].split("| source | setting | batch | context |", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    alone = [line for line in rows if line.endswith("| yes: the engine's step overhead is fitted to this row alone |")]
+    assert len(alone) == len(ONE_POINT_ENGINES)
+    assert all(engine in line for line, engine in zip(alone, ("SGLang", "TensorRT-LLM"))), alone

@@ -77,8 +77,8 @@ def spec(context: dict) -> dict:
         width="container", height=HEIGHT,
         title=title("Plain decoding at each batch size", "Solid: the cost model you picked; dashed: the",
                     "other. Diamonds: measured in vLLM on an H100",
-                    f"at {taken['min']:,} to {taken['max']:,} tokens of context, each",
-                    f"shown at the nearest here ({_or(taken['shown_at'])} tokens)."),
+                    f"at {round(taken['min']):,} to {round(taken['max']):,} tokens of context, drawn at the",
+                    f"nearest context here: only at {_or(taken['shown_at'])} tokens."),
     )
     # measurements exist at two contexts only: elsewhere the diamonds' layer has no rows
     return finish(chart, NAME, DESCRIPTION, may_be_empty=["tokens_per_s"])

@@ -23,8 +23,8 @@ from scipy.optimize import least_squares
 from ..catalog import Catalog
 from ..costs import Calibrated
 from .measurements import (
-    GPUSTACK, LIU, PASS_RATIO, POINTS, SILYBENCH, STEP_TIME, TIME_SHARES, Measurement, Point, batch_of, gamma_of,
-    measured_values,
+    GPUSTACK, LIU, ONE_POINT_ENGINES, PASS_RATIO, POINTS, SILYBENCH, STEP_TIME, TIME_SHARES, Measurement, Point,
+    batch_of, gamma_of, measured_values,
 )
 from .fixed import FIXED_CONSTANTS
 from .predict import predict
@@ -69,7 +69,6 @@ PROFILING_CONTEXT = Parameter("profiling_context_tokens", 64.0, 32768.0, 512.0, 
 # The constants no measurement here can fix are held at the values fixed.py gives, with why.
 FIXED = {name: c["value"] for name, c in FIXED_CONSTANTS.items()}
 ENGINE = "vllm"
-ONE_POINT_ENGINES = {"sglang": "106", "tensorrt-llm": "107"}
 
 
 @dataclass

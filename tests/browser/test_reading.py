@@ -495,3 +495,30 @@ def test_the_essay_is_laid_out_whole_once_the_simulation_is_drawn(new_context):
     page.reload()
     wait_rendered(page, "?batch=64")
     assert page.evaluate("__loading.atParsed") is False
+
+
+BAR_AND_HEADLINE = """() => {
+  const bar = document.querySelector('#simulation [data-bar]');
+  const headline = document.querySelector('#simulation .spec-sim__headline').getBoundingClientRect();
+  return [!bar.hidden, headline.bottom > 0 && headline.top < innerHeight];
+}"""
+
+
+def test_a_phone_never_shows_two_verdicts(new_context):
+    """Found once on a phone: in the lower part of the simulation its sticky headline and the bar
+    below both showed the verdict, a third of the screen. The bar waits until the panel is gone."""
+    context = new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+    main = page.evaluate("() => { const r = document.querySelector('#simulation [data-sim-main]').getBoundingClientRect();"
+                         " const s = document.querySelector('#simulation').getBoundingClientRect();"
+                         " return [r.bottom + scrollY, s.bottom + scrollY]; }")
+    assert main[1] - main[0] > 740, "the simulation has no screenful below its controls to read in"
+    page.evaluate("y => scrollTo({top: y, behavior: 'instant'})", main[0] + 100)
+    page.wait_for_timeout(300)
+    assert page.evaluate(BAR_AND_HEADLINE) == [False, True]
+    page.evaluate("y => scrollTo({top: y, behavior: 'instant'})", main[1] + 400)
+    page.wait_for_function("() => !document.querySelector('#simulation [data-bar]').hidden")
+    assert page.evaluate(BAR_AND_HEADLINE) == [True, False]

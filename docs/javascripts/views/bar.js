@@ -25,6 +25,7 @@ export function mountBar(sim) {
   let offscreen = false;
   let passed = false; // the controls are above the window: the reader has read past them
   let touched = false; // the state was changed from outside the controls
+  let headlineShown = false; // the simulation's own sticky verdict is on screen (phones only)
   let readingAt = null; // scroll position to return to, after the bar opened the simulation
   let timer = 0;
   document.body.append(room);
@@ -38,7 +39,9 @@ export function mountBar(sim) {
   };
   // Not before the reader reaches the simulation: the page's opening is not yet about a state.
   const show = () => {
-    const shown = offscreen && (passed || touched);
+    // Never two verdicts on screen: in the lower part of the simulation a phone shows the panel's
+    // sticky headline (spec.css), and the bar would repeat it.
+    const shown = offscreen && (passed || touched) && !headlineShown;
     if (shown) align();
     bar.hidden = !shown;
     // the bar's last height: the room stays when it hides
@@ -62,8 +65,14 @@ export function mountBar(sim) {
     },
     { rootMargin: "1000000px 0px -100% 0px" },
   );
+  const headlineObserver = new IntersectionObserver((entries) => {
+    for (const entry of entries) headlineShown = entry.isIntersecting; // never while display: none
+    show();
+  });
   observer.observe(main);
   passedObserver.observe(main);
+  const headline = sim.querySelector(".spec-sim__headline");
+  if (headline) headlineObserver.observe(headline);
   addEventListener("resize", align, { passive: true });
 
   bar.querySelector("[data-action=open-simulation]")?.addEventListener("click", () => {
@@ -106,6 +115,7 @@ export function mountBar(sim) {
     stop() {
       observer.disconnect();
       passedObserver.disconnect();
+      headlineObserver.disconnect();
       room.remove();
       removeEventListener("resize", align);
       clearTimeout(timer);
