@@ -33,6 +33,7 @@ from .essay import ClosedForms, Scope, TemplateBuildError, decision_map_summary,
 from .filters import Quantity
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
 from .filters import FILTERS
+from .gpus import starting_state_by_gpu
 from .moe import moe_story
 from .catalog_context import catalog_values
 
@@ -185,6 +186,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         "sampler_vocabulary_size": len(sampler_demo.rows), "token_row_passes": len(sim["token_row"]),
     })
     ctx["moe"] = Scope("moe", moe_story(catalog).values)
+    ctx["gpus"] = Scope("gpus", starting_state_by_gpu(catalog))
     ctx["catalog"] = Scope("catalog", catalog_values(catalog))
     ctx["cf"] = ClosedForms()
     ctx["sampler"] = Scope("sampler", {

@@ -229,12 +229,20 @@ def pages(rendered_pages):
 
 
 def test_rendered_explorable_links_set_grid_states(pages):
+    from generator.axes import configurations, state_keys
+
     links = re.findall(r"\]\((\?[^)]*)\)\{\.explore\}", pages["index.md"])
     assert len(links) >= 10
+    names = {f["key"]: f["name"] for f in state_keys()}
+    # a link may open another configuration (GPU, target, GPU count): one the site offers
+    offered = {(c.gpu, c.target, c.tp) for c in configurations(default_catalog())}
     for query in links:
-        for key, value in parse_qsl(query[1:]):
-            name = {f["key"]: f["name"] for f in __import__("generator.axes", fromlist=["state_keys"]).state_keys()}[key]
-            assert value in [str(v) for v in AXES[name]], query
+        fields = {names[key]: value for key, value in parse_qsl(query[1:])}
+        config = tuple(fields.get(n, str(DEFAULTS[n])) for n in ("gpu", "target", "tp"))
+        assert config in {tuple(map(str, c)) for c in offered}, query
+        for name, value in fields.items():
+            if name not in ("gpu", "target", "tp"):
+                assert value in [str(v) for v in AXES[name]], query
             assert str(DEFAULTS[name]) != value, f"{query}: a default value in a link"
 
 
