@@ -156,17 +156,17 @@ VEGA_MODULES = {
 # data URLs; expressionInterpreter evaluates expressions without eval (the page's CSP); the
 # tooltip handler draws the marks' tooltips as HTML (vega-tooltip, as vega-embed would).
 VEGA_BUNDLE_SNIPPET = f"""
-import {{ parse, View, loader, Error as LOG_ERROR, Warn as LOG_WARN }} from "{VEGA_MODULES['vega']}";
+import {{ parse, View, loader }} from "{VEGA_MODULES['vega']}";
 import {{ expressionInterpreter }} from "{VEGA_MODULES['vega-interpreter']}";
 import {{ Handler }} from "{VEGA_MODULES['vega-tooltip']}";
-window.vega = {{ parse, View, loader, expressionInterpreter, TooltipHandler: Handler, Error: LOG_ERROR, Warn: LOG_WARN }};
+window.vega = {{ parse, View, loader, expressionInterpreter, TooltipHandler: Handler }};
 """
 
 
 def vega_bundle() -> str:
     """JavaScript for docs/vendor/vega-bundle.js: sets ``window.vega`` to Vega's parse, View and
-    loader, vega-interpreter's expressionInterpreter, vega-tooltip's Handler (as TooltipHandler)
-    and the log levels Error and Warn. Built by vl-convert from the modules it vendors
+    loader, vega-interpreter's expressionInterpreter and vega-tooltip's Handler (as
+    TooltipHandler). Built by vl-convert from the modules it vendors
     (VEGA_MODULES); RuntimeError if the installed vl-convert vendors other versions."""
     try:
         return vlc.javascript_bundle(VEGA_BUNDLE_SNIPPET, vl_version=f"v{bundle_vegalite_version()}")

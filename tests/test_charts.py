@@ -391,7 +391,7 @@ def test_vega_bundle_is_vega_alone_with_what_the_page_uses():
     tail = bundle[bundle.rindex("window.vega="):]
     name = r"[\w$]+"  # a minified identifier
     assert re.fullmatch(rf"window\.vega=\{{parse:{name},View:{name},loader:{name},expressionInterpreter:{name},"
-                        rf"TooltipHandler:{name},Error:{name},Warn:{name}\}};\s*", tail), tail
+                        rf"TooltipHandler:{name}\}};\s*", tail), tail
     assert "vegaEmbed" not in bundle and "vega-embed" not in bundle
 
 

@@ -497,9 +497,9 @@ function layOutWholePage() {
   document.documentElement.classList.remove("spec-loading");
 }
 
-// The charts: the simulation's; once they are on screen the whole page is laid out
-// (head.js left the browser to lay out only what is on screen of the essay below the
-// simulation while the page loaded); then the essay's. Once the browser is idle, code that may wrap is given its break
+// The charts: the simulation's; once they are on screen the whole page is laid out (head.js left
+// the browser to lay out only what is on screen of the essay below the simulation while the page
+// loaded); then the essay's. Once the browser is idle, code that may wrap is given its break
 // points and wide tables become cards (measuring them forces a layout of the whole page: not
 // while the reader waits for the numbers). <html data-tables-fitted> says it is done, for tests
 // and anyone inspecting.

@@ -245,8 +245,8 @@ async function makeView(host, spec) {
   const { vega } = window;
   // The page's CSP has no 'unsafe-eval': expressions are parsed to an AST and interpreted.
   const runtime = vega.parse(spec, undefined, { ast: true });
-  // A chart that may draw an empty layer (usermeta.may_be_empty) has a logger that lets that
-  // warning pass; every chart logs as Vega would otherwise.
+  // A chart that may draw an empty layer (usermeta.may_be_empty) has a logger that drops that
+  // warning; every chart logs as Vega would otherwise.
   const view = new vega.View(runtime, {
     renderer: "svg",
     expr: vega.expressionInterpreter,
