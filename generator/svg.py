@@ -144,13 +144,14 @@ def check_vegalite_version(spec: Mapping) -> None:
 
 # The page draws the charts' Vega specs (compiled at build time: vega_specs.py) with Vega alone: no
 # Vega-Lite compiler and no vega-embed, a third less script to parse before the first chart.
-# vl-convert bundles only the ES modules it vendors, named by their jsdelivr URLs; these are
-# vl-convert-python 1.9's (its vl-convert-rs/src/module_loader/import_map.rs). Its bare `vega`
-# namespace is null in the bundle, so the functions are imported by name.
+# vl-convert bundles only the ES modules it vendors, named by the paths of its import map (copies
+# inside vl-convert, never fetched); these are vl-convert-python 1.9's
+# (vl-convert-rs/src/module_loader/import_map.rs). Its bare `vega` namespace is null in the
+# bundle, so the functions are imported by name.
 VEGA_MODULES = {
-    "vega": "https://cdn.jsdelivr.net/npm/vega@6.2.0/+esm",
-    "vega-interpreter": "https://cdn.jsdelivr.net/npm/vega-interpreter@2.0.0/+esm",
-    "vega-tooltip": "https://cdn.jsdelivr.net/npm/vega-tooltip@1.0.0/+esm",
+    "vega": "/npm/vega@6.2.0/+esm",
+    "vega-interpreter": "/npm/vega-interpreter@2.0.0/+esm",
+    "vega-tooltip": "/npm/vega-tooltip@1.0.0/+esm",
 }
 # What views/charts.js uses, as window.vega: parse and View build a view; loader reads the specs'
 # data URLs; expressionInterpreter evaluates expressions without eval (the page's CSP); the
