@@ -139,7 +139,7 @@ FIELDS: dict[str, FieldSpec] = {
     "roof_intensity": FieldSpec("roof", SIG, (), "FLOP per byte"),
     "roof_flops_per_s": FieldSpec("roof", SIG, (), "the most FLOP/s reachable there"),
     # per state
-    "speedup": FieldSpec("states", SIG, ("times",), "T_plain / T_spec"),
+    "speedup": FieldSpec("states", SIG, ("times", "verdict"), "T_plain / T_spec"),
     "other_speedup": FieldSpec("states", SIG, ("times",), "the speedup under the other cost model"),
     "spec_tokens_per_s": FieldSpec("states", SIG, ("tps",), "tokens/s with speculation"),
     "draft_time_share": FieldSpec("states", SIG, ("pct",), "draft time / T_spec"),

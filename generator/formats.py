@@ -39,6 +39,9 @@ FORMATS: dict[str, dict] = {
     # the memory verdict, and a plain yes or no
     "fits": {"true": "fits", "false": "does not fit"},
     "yes": {"true": "yes", "false": "no"},
+    # a speedup in words, beside its number: compared with 1 as "times" writes it (1.004 is
+    # "1.00×" and "no faster", never "faster" beside a number that says otherwise)
+    "verdict": {"decimals": 2, "compare": 1, "above": "faster", "equal": "no faster", "below": "slower"},
 }
 
 
@@ -49,7 +52,16 @@ def format_value(name: str, value) -> str:
         return spec["true"] if value else spec["false"]
     if "join" in spec:
         return spec["join"].join(_number(spec, v) for v in value)
+    if "compare" in spec:
+        return _compared(spec, value)
     return _number(spec, value)
+
+
+def _compared(spec: dict, value) -> str:
+    shown = float(f"{float(value):.{spec['decimals']}f}")
+    if shown > spec["compare"]:
+        return spec["above"]
+    return spec["equal"] if shown == spec["compare"] else spec["below"]
 
 
 def small_decimals(spec: dict, x: float) -> tuple[float, int, str] | None:

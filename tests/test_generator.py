@@ -343,11 +343,19 @@ def test_every_number_format_groups_thousands_and_writes_nothing_as_zero():
     from generator.formats import FORMATS, format_value
 
     for name, spec in FORMATS.items():
-        if "true" in spec or "join" in spec or spec.get("suffix") in ("×", "%"):
+        if "true" in spec or "join" in spec or "compare" in spec or spec.get("suffix") in ("×", "%"):
             continue  # verdicts, the engine log's list, ratios and percentages never reach 1,000
         value = 12_345.321 * spec.get("divide", 1) / spec.get("scale", 1)
         assert "12,345" in format_value(name, value), name
         assert format_value(name, 0.0) == "0" + spec.get("suffix", ""), name
+
+
+@pytest.mark.parametrize("speedup, times, verdict", [(1.93, "1.93×", "faster"), (0.89, "0.89×", "slower"),
+                                                     (1.004, "1.00×", "no faster"), (0.996, "1.00×", "no faster"),
+                                                     (1.006, "1.01×", "faster"), (0.994, "0.99×", "slower")])
+def test_a_speedups_word_agrees_with_its_number(speedup, times, verdict):
+    # The bar says "faster" or "slower" beside the number: never "faster" beside "1.00×".
+    assert (format_value("times", speedup), format_value("verdict", speedup)) == (times, verdict)
 
 
 def test_the_moe_figure_shows_the_simulations_numbers_at_its_settings(files):

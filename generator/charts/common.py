@@ -76,7 +76,7 @@ def formatted(expr: str, name: str, suffix: bool = True) -> str:
     it uses ("15.26 GiB" in both, never "15.3" beside "15.26"). suffix=False leaves the unit off
     (a bar's label, the unit in the axis title). KeyError for an unknown format."""
     spec = FORMATS[name]
-    if "decimals" not in spec or "join" in spec:
+    if "decimals" not in spec or "join" in spec or "compare" in spec:
         raise ValueError(f"format {name!r} does not write one number")
     unit = _js(spec.get("suffix", "") if suffix else "")
     value = f"({expr}) * {spec.get('scale', 1)} / {spec.get('divide', 1)}"

@@ -169,7 +169,7 @@ def test_explorable_links_answer_in_place_and_keep_the_reading_position(page, pa
         assert controls_state(page) == expected
         assert mismatches(page, expected) == []
         assert bar.is_visible()
-        assert bar.locator("[data-readout=speedup]").inner_text() == page_readouts_text(page, "speedup")
+        assert bar.locator("[data-readout=speedup][data-fmt=times]").inner_text() == page_readouts_text(page, "speedup")
         # handled in the page: no reload, no instant navigation
         assert page.evaluate("() => window.__sameDocument === true")
     # Back restores the state, and the reading position stays
@@ -229,6 +229,21 @@ def test_live_prose_numbers_follow_the_state(page, page_log):
         assert key in values, f"live number {key} is not a readout of the simulation"
         expected = FILTERS[fmt](json.loads(values[key]))
         assert text == expected, f"live {key} ({fmt}): page {text!r}, Python {expected!r}"
+
+
+@pytest.mark.parametrize("query, verdict", [("", "faster"), ("?batch=64", "slower")])
+def test_every_readout_is_written_as_python_writes_it(page, page_log, query, verdict):
+    # format.js interprets formats.py's table: each readout's text, in each of its formats (the
+    # bar writes the speedup as a number and as a word), is the text Python writes for its value.
+    page.goto(f"/{query}")
+    wait_rendered(page, query)
+    readouts = page.eval_on_selector_all(
+        "[data-readout]", "els => els.map(e => [e.dataset.readout, e.dataset.fmt, e.dataset.value, e.textContent])"
+    )
+    assert len(readouts) > 20
+    for key, fmt, value, text in readouts:
+        assert text == FILTERS[fmt](json.loads(value)), (key, fmt, value, text)
+    assert page.locator(".spec-bar__verdict").inner_text() == verdict
 
 
 def _static_texts(page) -> dict:

@@ -52,10 +52,18 @@ function number(spec, value) {
   return (spec.group ? group(text) : text) + (spec.suffix ?? "");
 }
 
+// formats.py's _compared: a word for the value as written to the format's decimals, beside 1.
+function compared(spec, value) {
+  const shown = Number(fixed(Number(value), spec.decimals));
+  if (shown > spec.compare) return spec.above;
+  return shown === spec.compare ? spec.equal : spec.below;
+}
+
 export function format(kind, value) {
   const spec = FORMATS[kind];
   if (!spec) throw new Error(`unknown number format "${kind}"`);
   if ("true" in spec) return value ? spec.true : spec.false;
   if ("join" in spec) return value.map((v) => number(spec, v)).join(spec.join);
+  if ("compare" in spec) return compared(spec, value);
   return number(spec, value);
 }

@@ -148,9 +148,13 @@ class Chart {
   // the clicked mark's row: the page hears a "spec:select" event and opens that state.
   listenForSelect(names) {
     if (!Array.isArray(names) || names.length === 0) return;
-    this.view.addEventListener("click", (_event, item) => {
+    const view = this.view;
+    view.addEventListener("click", (event, item) => {
       const row = item?.datum;
       if (!row || !names.every((name) => name in row)) return;
+      // The tooltip describes the cell as it was before the click, and would stay over whatever
+      // the page shows next (the bar, near the window's bottom) until the pointer moved.
+      view.tooltip()?.(view, event, item, null);
       const values = Object.fromEntries(names.map((name) => [name, row[name]]));
       this.el.dispatchEvent(new CustomEvent("spec:select", { bubbles: true, detail: { values } }));
     });
