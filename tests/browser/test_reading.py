@@ -182,6 +182,28 @@ def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, wi
     assert page.title().count("What speculative decoding really costs") <= 1
 
 
+def test_a_long_table_on_a_phone_shows_its_first_cards_and_a_button_for_the_rest(new_context):
+    # Found once: the model page's tables, as cards on a phone, were 83,000 px of page (the
+    # measurements alone 22,000). A long stack shows its first cards; a button shows the rest.
+    page = new_context(viewport={"width": 375, "height": 812}).new_page()
+    page.goto("/model/")
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+    stacks = page.eval_on_selector_all("article table[data-cards]", """ts => ts.map(t => [
+        [...t.tBodies].reduce((n, b) => n + b.rows.length, 0),
+        [...t.querySelectorAll('tbody tr')].filter(r => r.offsetHeight > 0).length])""")
+    assert max(rows for rows, _ in stacks) > 40  # the measurements
+    assert all(shown == (rows if rows <= 12 else 5) for rows, shown in stacks), stacks
+    assert page.evaluate("() => document.documentElement.scrollHeight") < 45_000
+    button = page.locator("article .spec-cards-more", has_text="Show all 47 rows").element_handle()
+    table = page.locator("article table[data-cards]").filter(has=page.locator("td", has_text="ShareGPT")).first
+    button.click()
+    assert table.evaluate("t => [...t.querySelectorAll('tbody tr')].every(r => r.offsetHeight > 0)")
+    assert button.get_attribute("aria-expanded") == "true"
+    button.click()
+    assert button.is_visible() and button.text_content() == "Show all 47 rows"
+    assert button.evaluate("b => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
+
+
 # Tables wider than the box they sit in (visible ones): "header…" of each.
 TABLES_OVERFLOWING = """() => [...document.querySelectorAll('article table')].filter((t) => {
   if (t.offsetWidth === 0) return false;

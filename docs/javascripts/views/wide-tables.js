@@ -67,7 +67,53 @@ function fit(root) {
     labelCells(table);
     table.dataset.cards = "";
   }
+  for (const table of tables) shorten(table);
   wrappers.forEach((wrapper, i) => setRegion(wrapper, overflowing[i]));
+}
+
+// A long table as cards is many screens on a phone (48 measurements, some 22,000 px): its first
+// cards, and a button for the rest (spec.css hides them). As a table it is shown whole, and so is
+// a stack of a dozen cards or fewer (the essay's decision rule, a model's constants).
+const FIRST_CARDS = 5;
+const LONG_CARDS = 12;
+const moreButtons = new WeakMap();
+
+function rowCount(table) {
+  return [...table.tBodies].reduce((n, body) => n + body.rows.length, 0);
+}
+
+export function shorten(table) {
+  const long = "cards" in table.dataset && rowCount(table) > LONG_CARDS;
+  let button = moreButtons.get(table);
+  if (!long) {
+    delete table.dataset.cardsLong;
+    if (button) button.hidden = true;
+    return;
+  }
+  table.dataset.cardsLong = "";
+  if (!button) {
+    button = document.createElement("button");
+    button.type = "button";
+    button.className = "md-button spec-cards-more";
+    button.addEventListener("click", () => {
+      const all = "cardsAll" in table.dataset;
+      if (all) delete table.dataset.cardsAll;
+      else table.dataset.cardsAll = "";
+      label(table, button);
+      // Folded from the end of the stack, the button would land a dozen screens up, out of sight.
+      if (all) button.scrollIntoView({ block: "nearest" });
+    });
+    (table.closest(WRAPPERS) ?? table).after(button);
+    moreButtons.set(table, button);
+  }
+  button.hidden = false;
+  label(table, button);
+}
+
+function label(table, button) {
+  const all = "cardsAll" in table.dataset;
+  button.textContent = all ? `Show the first ${FIRST_CARDS} rows only` : `Show all ${rowCount(table)} rows`;
+  button.setAttribute("aria-expanded", String(all));
 }
 
 let installed = false;
