@@ -24,7 +24,7 @@ from specmodel.costs import CALIBRATED, ENGINE_CONSTANTS, cost_model
 from specmodel.calibration.validate import summary as summarise
 from specmodel.typical_acceptance import ASSUMED, TASKS
 
-from .axes import site_typical_acceptance
+from .axes import STATE_AXES, axes, configurations, site_typical_acceptance
 from .chart_rows import table_html
 from .charts import CHARTS
 from .evidence import citation, measured_plain_points, profiling_context, linked_sources, setting_of, validation_rows, without_paths
@@ -181,7 +181,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     ctx["launch_floor"] = Scope("launch_floor", launch_floors(site, bound))
     ctx["draft_model_shapes"] = wrap(draft_model_shapes(bound), "draft_model_shapes")
     ctx["constants"] = Scope("constants", {
-        "falling_decay": FALLING_DECAY, "rising_decay": RISING_DECAY, "rising_fit": rising_fit(), "max_gamma": max(SITE_FIELDS["gamma"].grid), "output_tokens": site.base.output_tokens, "grid_states": site_states(site),
+        "falling_decay": FALLING_DECAY, "rising_decay": RISING_DECAY, "rising_fit": rising_fit(), "max_gamma": max(SITE_FIELDS["gamma"].grid), "output_tokens": site.base.output_tokens, "grid_states": site_states(site), "all_grid_states": all_site_states(site.catalog), "configurations": len(configurations(site.catalog)),
         "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
         "sampler_vocabulary_size": len(sampler_demo.rows), "token_row_passes": len(sim["token_row"]),
     })
@@ -370,8 +370,22 @@ def validation_row(row, catalog) -> dict:
 
 
 def site_states(site) -> int:
-    """How many states a reader can reach: the product of the state axes."""
+    """How many states a reader can reach in the default configuration: the product of its state
+    axes."""
     n = 1
     for name in site.defaults:
         n *= len(site.axes[name])
     return n
+
+
+def all_site_states(catalog) -> int:
+    """How many states a reader can reach, every configuration (GPU, target, tensor parallelism)
+    the menus offer with the state axes its data hold (generator.axes.axes)."""
+    total = 0
+    for config in configurations(catalog):
+        values = axes(catalog, config)
+        n = 1
+        for name in STATE_AXES:
+            n *= len(values[name])
+        total += n
+    return total

@@ -246,6 +246,23 @@ def test_every_readout_is_written_as_python_writes_it(page, page_log, query, ver
     assert page.locator(".spec-bar__verdict").inner_text() == verdict
 
 
+@pytest.mark.parametrize("width", [1440, 1280, 960, 375])
+def test_no_control_moves_as_the_values_change(new_context, width):
+    # Found once: at 1,440 px the batch label wrapped when its value reached "1,024", and the
+    # slider jumped 26 px under the pointer dragging it. Each control, at the smallest and the
+    # largest values of every slider, in the same place.
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    where = []
+    for query in ("?context=512&gamma=1&alpha=0.05", "?batch=1024&context=32768&gamma=10&alpha=0.95"):
+        page.goto(f"/{query}")
+        wait_rendered(page, query)
+        where.append(page.eval_on_selector_all(
+            "#simulation form.spec-sim__controls :is(input[type=range], select)",
+            "els => els.map(e => [e.name, Math.round(e.getBoundingClientRect().top"
+            " - e.form.getBoundingClientRect().top)])"))
+    assert where[0] == where[1]
+
+
 def _static_texts(page) -> dict:
     return page.evaluate(
         """() => {

@@ -1,4 +1,4 @@
-// The notes above the simulation: what a link's bad values were corrected to, or why numbers
+// The notes under the simulation's readouts: what a link's bad values were corrected to, or why numbers
 // could not be shown. Plain text only: a note may quote the URL.
 export function showNotes(sim, notes, { error = false } = {}) {
   const region = sim?.querySelector("[data-notes]");

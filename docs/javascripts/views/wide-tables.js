@@ -101,7 +101,7 @@ export function shorten(table) {
       else table.dataset.cardsAll = "";
       label(table, button);
       // Folded from the end of the stack, the button would land a dozen screens up, out of sight.
-      if (all) button.scrollIntoView({ block: "nearest" });
+      if (all) button.scrollIntoView({ block: "center", behavior: "instant" });
     });
     (table.closest(WRAPPERS) ?? table).after(button);
     moreButtons.set(table, button);
