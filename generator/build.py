@@ -77,7 +77,8 @@ def chart_context(site: SiteModel) -> dict:
     return {"labels": site.labels,
             "colours": {"drafter": {k: d.colour for k, d in site.catalog.drafters.items()}},
             "gpu_memory": format_value("gb", gpu.memory_capacity_bytes),
-            "measured_contexts": {"min": min(measured), "max": max(measured), "shown_at": shown_at}}
+            "measured_contexts": {"min": min(measured), "max": max(measured), "shown_at": shown_at,
+                                  "where": f"{site.catalog.targets[site.base.target].label} on one {gpu.label}"}}
 
 
 def simulation_values(site: SiteModel) -> dict:

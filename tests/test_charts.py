@@ -489,3 +489,25 @@ def test_every_number_in_a_data_table_has_a_format():
                                              and not isinstance(row.get(col["key"]), bool) for row in table):
                 unformatted.append(f"{name}.{col['key']}")
     assert unformatted == []
+
+
+# Datasets of measurements: each point was run on a real GPU, so it fitted.
+MEASURED_DATASETS = {("throughput", "measured")}
+
+
+@pytest.mark.parametrize("name", CHART_NAMES)
+def test_a_chart_that_draws_other_batches_or_contexts_marks_those_that_do_not_fit(specs, site, name):
+    """The note under a figure speaks of the simulation's state only; a chart that draws other
+    batch sizes or contexts beside it says of each whether it fits (found once: the plain
+    throughput and roofline charts drew 1,024 sequences, 636 GB, like every other point)."""
+    if CHARTS[name].ROWS is None:
+        return
+    state = {**site.defaults, "context": 8192}
+    spec_text = json.dumps(specs[name])
+    for dataset, table in chart_datasets(name, state, site).items():
+        drawn = {(row.get("batch"), row.get("context")) for row in table}
+        if len(drawn) <= 1 or (name, dataset) in MEASURED_DATASETS:
+            continue
+        assert all("fits" in row for row in table), (name, dataset)
+        assert {row["fits"] for row in table} == {0, 1}, (name, dataset)  # 8k tokens: 64 and up do not
+        assert "datum.fits" in spec_text, name

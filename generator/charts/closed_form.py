@@ -36,7 +36,7 @@ def spec(context: dict) -> dict:
                           fontWeight="bold", text="ceiling 1/(1−α)").encode(y="mean(ceiling):Q")
     chart = alt.layer(ceiling, line, note).properties(
         width="container", height=HEIGHT,
-        title=title("Expected tokens per iteration saturate", "The mean acceptance length (Leviathan et al.",
-                    "2023, Eq. 1) rises with γ towards 1/(1−α), dashed."),
+        title=title("Expected tokens per iteration, by γ", "The mean acceptance length (Leviathan et al.",
+                    "2023, Eq. 1) rises with γ towards 1/(1−α), dashed:", "the lower α, the sooner it levels off."),
     )
     return finish(chart, NAME, DESCRIPTION)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, REFERENCE, axis, column, current, field, finish, source, title, walk
+from .common import BLUE, ORANGE, REFERENCE, axis, column, current, field, finish, formatted, source, title, walk
 
 NAME = "roofline"
 DESCRIPTION = ("Log-log roofline chart of attained FLOP per second against arithmetic intensity in FLOP per "
@@ -12,13 +12,14 @@ DESCRIPTION = ("Log-log roofline chart of attained FLOP per second against arith
                "with the current batch labelled.")
 ROWS = {
     "table": [walk(["batch"], batch=axis("batch"), arithmetic_intensity=field("ideal_verify_arithmetic_intensity"),
-                   attained_flops_per_s=field("ideal_verify_attained_flops_per_s"), current=current("batch"))],
+                   attained_flops_per_s=field("ideal_verify_attained_flops_per_s"), current=current("batch"),
+                   fits=field("fits_in_memory"), gpu_memory=field("gpu_memory_bytes"))],
     "roof": [walk(["roof_point"], arithmetic_intensity=field("ideal_roof_intensity"),
                   attainable_flops_per_s=field("ideal_roof_flops_per_s"))],
 }
 COLUMNS = [column("batch", "concurrent sequences", "int"),
            column("arithmetic_intensity", "FLOP per byte", "num1"),
-           column("attained_flops_per_s", "attained FLOP/s", "tflops")]
+           column("attained_flops_per_s", "attained FLOP/s", "tflops"), column("fits", "fits in memory", "yes")]
 HEIGHT = 260
 LABEL_WIDTH = 70  # px: "batch 1024" in bold, and a margin
 
@@ -29,19 +30,31 @@ def spec(context: dict) -> dict:
     roof_line = alt.Chart(source(NAME, "roof")).mark_line(color=REFERENCE, strokeWidth=2).encode(
         x=alt.X("arithmetic_intensity:Q", scale=log, title=x_title),
         y=alt.Y("attainable_flops_per_s:Q", scale=log, title=y_title, axis=alt.Axis(format="~s")),
-        tooltip=[alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.3~r"),
-                 alt.Tooltip("attainable_flops_per_s:Q", title="attainable FLOP/s", format=".3~s")],
+        tooltip=[alt.Tooltip("intensity_shown:N", title="FLOP/byte"),
+                 alt.Tooltip("flops_shown:N", title="attainable FLOP/s")],
+    ).transform_calculate(
+        # as the data table and the prose write them
+        intensity_shown=formatted("datum.arithmetic_intensity", "num1"),
+        flops_shown=formatted("datum.attainable_flops_per_s", "tflops"),
     )
-    base = alt.Chart(source(NAME))
+    base = alt.Chart(source(NAME)).transform_calculate(
+        intensity_shown=formatted("datum.arithmetic_intensity", "num1"),
+        flops_shown=formatted("datum.attained_flops_per_s", "tflops"),
+        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
+    )
     x = alt.X("arithmetic_intensity:Q", scale=log, title=x_title)
     y = alt.Y("attained_flops_per_s:Q", scale=log, title=y_title, axis=alt.Axis(format="~s"))
-    points = base.mark_point(filled=True).encode(
+    # A batch that does not fit in the GPU's memory: a hollow dot (the ladder's rungs are faint).
+    points = base.mark_point(filled=True, strokeWidth=1.5).encode(
         x=x, y=y,
         color=alt.condition("datum.current", alt.value(ORANGE), alt.value(BLUE)),
+        stroke=alt.condition("datum.current", alt.value(ORANGE), alt.value(BLUE)),
+        fillOpacity=alt.condition("datum.fits", alt.value(1), alt.value(0)),
         size=alt.condition("datum.current", alt.value(160), alt.value(50)),
         tooltip=[alt.Tooltip("batch:O", title="concurrent sequences", format=","),
-                 alt.Tooltip("arithmetic_intensity:Q", title="FLOP/byte", format=",.3~r"),
-                 alt.Tooltip("attained_flops_per_s:Q", title="attained FLOP/s", format=".3~s")],
+                 alt.Tooltip("intensity_shown:N", title="FLOP/byte"),
+                 alt.Tooltip("flops_shown:N", title="attained FLOP/s"),
+                 alt.Tooltip("memory:N", title="memory")],
     )
     # The points sit on the roof, which rises to the right and then runs flat: above and to the
     # left of a point the roof is lower, so the label is clear of it there (centred above the
@@ -56,6 +69,6 @@ def spec(context: dict) -> dict:
     chart = alt.layer(roof_line, points, label).properties(
         width="container", height=HEIGHT,
         title=title("The verify pass on the ideal roofline", "Grey: the most FLOP/s reachable at each",
-                    "intensity. Dots: the verify pass per batch size."),
+                    "intensity. Dots: the verify pass per batch size;", "hollow: the batch does not fit in memory."),
     )
     return finish(chart, NAME, DESCRIPTION)

@@ -11,10 +11,15 @@ NAME = "throughput"
 DESCRIPTION = ("Line chart of plain decoding throughput in tokens per second for each batch size from 1 to 1024 "
                "concurrent sequences, under the current cost model (solid) and the other one (dashed), with "
                "throughputs measured in vLLM on an H100 (diamonds) where they were taken near the current context.")
+# The drafter whose memory is plain decoding's (specmodel.readouts: weights + B·(P+G)·KV per token of
+# target and draft; n-gram lookup has neither draft weights nor a draft cache).
+PLAIN_MEMORY_DRAFTER = "ngram"
 ROWS = {
     "table": [walk(["batch"], batch=axis("batch"), plain=field("plain_tokens_per_s"),
                    other_plain=field("other_plain_tokens_per_s"), other=field("other_cost_model"),
                    current=current("batch"),
+                   # plain decoding's memory is the n-gram drafter's: no draft weights, no draft cache
+                   fits=field("fits_in_memory", drafter=PLAIN_MEMORY_DRAFTER), gpu_memory=field("gpu_memory_bytes"),
                    **{f"measured_{study}": field("measured_plain_tokens_per_s", measured_study=study)
                       for study in MEASURED_STUDIES})],
     "measured": [walk(["measured_study", "batch"], study=axis("measured_study"), study_label=label("measured_study"),
@@ -22,7 +27,7 @@ ROWS = {
                       measured_context=field("measured_context_tokens"))],
 }
 COLUMNS = ([column("batch", "concurrent sequences", "int"), column("plain", "plain tokens/s", "tps"),
-            column("other_plain", "plain tokens/s, other cost model", "tps")]
+            column("other_plain", "plain tokens/s, other cost model", "tps"), column("fits", "fits in memory", "yes")]
            + [column(f"measured_{study}", f"measured by {study} (near this context)", "tps")
               for study in MEASURED_STUDIES])
 HEIGHT = 190
@@ -43,12 +48,16 @@ def spec(context: dict) -> dict:
         plain_shown="format(datum.plain, ',.0f') + ' tokens/s'",
         # one line: the value and which model gives it (a tooltip's titles are fixed, the other model is not)
         other_plain_shown="format(datum.other_plain, ',.0f') + ' tokens/s (' + " + label_expr(models, "datum.other") + " + ')'",
+        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
     )
     x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0, labelExpr=BATCH_LABELS))
     tip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("plain_shown:N", title="plain decoding"),
-           alt.Tooltip("other_plain_shown:N", title="other cost model")]
+           alt.Tooltip("other_plain_shown:N", title="other cost model"), alt.Tooltip("memory:N", title="memory")]
     y = alt.Y("plain:Q", title="plain decoding, tokens/s", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"))
-    line = base.mark_line(point=True, color=BLUE, strokeWidth=2).encode(x=x, y=y, tooltip=tip)
+    # The line through every batch; a dot on each that fits in memory, a hollow one where it does not.
+    line = base.mark_line(color=BLUE, strokeWidth=2).encode(x=x, y=y, tooltip=tip)
+    dots = base.mark_point(filled=True, color=BLUE, stroke=BLUE, size=30, strokeWidth=1.5, opacity=1).encode(
+        x=x, y=y, fillOpacity=alt.condition("datum.fits", alt.value(1), alt.value(0)), tooltip=tip)
     # The current rung: a ring on the line.
     ring = base.transform_filter("datum.current").mark_point(size=160, strokeWidth=2, color=BLUE).encode(
         x=x, y=y, tooltip=tip)
@@ -73,12 +82,13 @@ def spec(context: dict) -> dict:
                  alt.Tooltip("context_shown:N", title="context when measured"),
                  alt.Tooltip("fitted:N", title="used in the fit")],
     )
-    chart = alt.layer(other, line, ring, measured).properties(
+    chart = alt.layer(other, line, dots, ring, measured).properties(
         width="container", height=HEIGHT,
+        # every line true of every configuration the spec is drawn for: the measurements are of
+        # the opening one only
         title=title("Plain decoding at each batch size", "Solid: the cost model you picked; dashed: the",
-                    "other. Diamonds: measured in vLLM on an H100",
-                    f"at {round(taken['min']):,} to {round(taken['max']):,} tokens of context, drawn at the",
-                    f"nearest context here: only at {_or(taken['shown_at'])} tokens."),
+                    "other; hollow dots: does not fit in memory.", f"Diamonds, only for {taken['where']}:", f"measured in vLLM at {round(taken['min']):,} to {round(taken['max']):,} tokens of",
+                    "context, drawn at the nearest context here:", f"only at {_or(taken['shown_at'])} tokens."),
     )
     # measurements exist at two contexts only: elsewhere the diamonds' layer has no rows
     return finish(chart, NAME, DESCRIPTION, may_be_empty=["tokens_per_s"])
