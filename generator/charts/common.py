@@ -163,7 +163,10 @@ def finish(chart: alt.TopLevelMixin, name: str, description: str, select: list[s
     chart = (chart.configure(font=FONT).configure_title(anchor="start", subtitlePadding=4, fontSize=14)
              .configure_axis(labelFontSize=LABEL_FONT_PX, titleFontSize=LABEL_FONT_PX, labelSeparation=LABEL_GAP_PX)
              .configure_axisBand(labelFontSize=BAND_LABEL_FONT_PX)
-             .configure_legend(labelFontSize=LABEL_FONT_PX, titleFontSize=LABEL_FONT_PX))
+             # Legends are out of the accessibility tree: Vega names each entry by its raw value
+             # ("true, false", "draft_probability"), not the label drawn; the chart's description
+             # and its data table say what each series is.
+             .configure_legend(labelFontSize=LABEL_FONT_PX, titleFontSize=LABEL_FONT_PX, aria=False))
     spec = chart.to_dict()
     for unit in _units(spec):
         _describe_marks(unit)

@@ -407,12 +407,11 @@ SECTION_AT = """id => [Math.round(document.getElementById(id).getBoundingClientR
 READ_AT = """() => {
   let el = document.querySelector('[data-read-at]');
   if (!el) {
-    // a paragraph, heading or figure of the text (not redrawn), whatever overlay is open
+    // a paragraph, heading or figure of the text (not redrawn), whatever overlay is open: the
+    // one across the middle of the window, or the first below it (the middle may fall in the
+    // margin between two)
     const middle = innerHeight / 2;
-    el = [...document.querySelectorAll('.md-content article > *')].find((e) => {
-      const r = e.getBoundingClientRect();
-      return r.top <= middle && r.bottom >= middle;
-    });
+    el = [...document.querySelectorAll('.md-content article > *')].find((e) => e.getBoundingClientRect().bottom >= middle);
     el.dataset.readAt = '';
   }
   return el.getBoundingClientRect().top;

@@ -13,6 +13,9 @@ function name(wrapper) {
   return caption || summary || (headers.length ? `Table: ${headers.join(", ")}…` : "Table");
 }
 
+const LONG_CELL_CHARS = 60;
+const LONG_WORD_CHARS = 16;
+
 // Each body cell carries its column's header (a card shows it beside the value). Tables whose
 // body is rebuilt (a chart's data table, the paste box's) are labelled again after each build.
 export function labelCells(table) {
@@ -23,6 +26,19 @@ export function labelCells(table) {
       [...row.cells].forEach((cell, i) => {
         if (i < headers.length) cell.dataset.label = headers[i];
       });
+    }
+  }
+}
+
+// A cell holding a sentence (a description, a source) or a long identifier takes a card's whole
+// width (spec.css), rather than wrap a word a line or break the identifier mid-word.
+function markLongCells(table) {
+  for (const body of table.tBodies) {
+    for (const row of body.rows) {
+      for (const cell of row.cells) {
+        const text = cell.textContent.trim();
+        if (text.length > LONG_CELL_CHARS || (!/\s/.test(text) && text.length > LONG_WORD_CHARS)) cell.dataset.long = "";
+      }
     }
   }
 }
@@ -51,7 +67,10 @@ function setRegion(wrapper, overflows) {
 function fit(root) {
   const wrappers = [...root.querySelectorAll(WRAPPERS)];
   const tables = [...root.querySelectorAll(".md-typeset table")].filter((t) => t.tHead && !t.closest("details:not([open])"));
-  for (const table of tables) if ("cards" in table.dataset) delete table.dataset.cards;
+  for (const table of tables) {
+    if ("cards" in table.dataset) delete table.dataset.cards;
+    markLongCells(table);
+  }
   const wide = tables.filter((table) => {
     if (!shown(table)) return false;
     // The table scrolls inside itself (the theme caps it at its box's width), or it pushes its
