@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import math
 import re
 from dataclasses import asdict
 from importlib import resources
@@ -372,20 +373,11 @@ def validation_row(row, catalog) -> dict:
 def site_states(site) -> int:
     """How many states a reader can reach in the default configuration: the product of its state
     axes."""
-    n = 1
-    for name in site.defaults:
-        n *= len(site.axes[name])
-    return n
+    return math.prod(len(site.axes[name]) for name in site.defaults)
 
 
 def all_site_states(catalog) -> int:
     """How many states a reader can reach, every configuration (GPU, target, tensor parallelism)
     the menus offer with the state axes its data hold (generator.axes.axes)."""
-    total = 0
-    for config in configurations(catalog):
-        values = axes(catalog, config)
-        n = 1
-        for name in STATE_AXES:
-            n *= len(values[name])
-        total += n
-    return total
+    return sum(math.prod(len(values[name]) for name in STATE_AXES)
+               for values in (axes(catalog, config) for config in configurations(catalog)))

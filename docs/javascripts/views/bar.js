@@ -101,7 +101,7 @@ export function mountBar(sim) {
       timer = setTimeout(() => bar.classList.remove("is-changed"), CHANGED_MS);
     },
     // The page's own link had values the simulation does not hold: say so where the reader is,
-    // at the top of the page, far above the note under the simulation's readouts that says how.
+    // at the top of the page, far above the note under the simulation's ladder that says how.
     corrected() {
       if (!note) return;
       note.hidden = false;
