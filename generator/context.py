@@ -49,11 +49,21 @@ def _arch_values(arch) -> dict:
 def _claims_rows(labels: dict) -> list[dict]:
     rows = evaluate_claims((resources.files("specmodel") / "data" / "essay-claims.csv").read_text(encoding="utf-8"))
     # the file's descriptions spell the symbols out ("gamma=10", "alpha .95"): the page writes them
-    def what(text: str) -> str:
-        text = re.sub(r"\bgamma[= ](\d+)", r"γ = \1", text)
+    def what(row: dict) -> str:
+        if row["id"] in _CLAIM_WORDS:
+            return _CLAIM_WORDS[row["id"]]
+        text = re.sub(r"\bgamma[= ](\d+)", r"γ = \1", row["what"])
         return re.sub(r"\balpha \.(\d+)", r"α = 0.\1", text)
 
-    return [{**row, "what": what(row["what"]), "state_words": state_in_words(row["state"], labels)} for row in rows]
+    return [{**row, "what": what(row), "state_words": state_in_words(row["state"], labels)} for row in rows]
+
+
+# Descriptions the file writes in ASCII shorthand ("1/(1-alpha)", "c 0", "0.75^17"), in words.
+_CLAIM_WORDS = {
+    "thm311": "Theorem 3.11's arithmetic factor, α = 0.75, γ = 4, a drafter with no arithmetic (ĉ = 0)",
+    "cf_ceiling": "closed-form ceiling 1/(1 − α), α = 0.75",
+    "survival_g17": "iterations per 17th guess that survives, 1/0.75¹⁷",
+}
 
 
 # How specmodel's claims file names a state ("batch=64;context=8192"), in the page's words.
@@ -221,7 +231,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
             f'<p class="spec-figure__fit" data-fit-note data-search-exclude{"" if not fits else " hidden"}>At these settings the '
             # count-neutral: the script rewrites the numbers, not the words, and the memory may be
             # one GPU's or a tensor-parallel group's
-            f"weights and KV caches need {live('memory_required_bytes', 'gb')}, more than the "
+            f"weights and KV caches need {live('memory_required_bytes', 'gb_needed')}, more than the "
             f"{live('gpu_memory_bytes', 'gb')} of GPU memory: a real server would run fewer sequences.</p>"
             if says_fit else "")
         return Markup(
@@ -360,7 +370,7 @@ def validation_row(row, catalog) -> dict:
     m, point = row.measurement, row.point
     cited = citation(m)
     out = {"id": m.id, "setting": setting_of(point, m, catalog), "batch": m["batch"], "num_spec_tokens": m["num_spec_tokens"],
-           "source": cited["text"], "url": cited["url"], "read_off_plot": m.read_off_plot, "reason": row.reason, "held": row.held,
+           "source": cited["text"], "source_short": cited["short"], "work": cited["work"], "url": cited["url"], "read_off_plot": m.read_off_plot, "reason": row.reason, "held": row.held,
            "fitted": bool(point and point.fit), "quantity": point.quantity if point else "",
            # SGLang's and TensorRT-LLM's step overheads: each fitted to its one row, which it then matches
            "fitted_alone": bool(point and point.id in ONE_POINT_ENGINES.values()),

@@ -121,7 +121,7 @@ FIELDS: dict[str, FieldSpec] = {
     "plain_pass_memory_time_s": FieldSpec("plain_pass", SIG, (), "memory time of one plain pass (s)"),
     "plain_pass_compute_time_s": FieldSpec("plain_pass", SIG, (), "arithmetic time of one plain pass (s)"),
     # memory against the GPU's capacity
-    "memory_required_bytes": FieldSpec("memory", EXACT, ("gb",), "weights and KV caches of the batch"),
+    "memory_required_bytes": FieldSpec("memory", EXACT, ("gb_needed",), "weights and KV caches of the batch"),
     "fits_in_memory": FieldSpec("memory", BOOL, ("fits",), "whether that fits the GPU"),
     # sizes
     "draft_weight_bytes": FieldSpec("drafters", EXACT, ("gib",), "the drafter's weights"),
@@ -214,7 +214,7 @@ READOUTS: dict[str, str] = {
     "draft_weight_bytes": "gib",
     "target_kv_bytes_per_token": "kib",
     "draft_kv_bytes_per_token": "kib",
-    "memory_required_bytes": "gb",
+    "memory_required_bytes": "gb_needed",
     "fits_in_memory": "fits",
 }
 

@@ -129,8 +129,8 @@ def without_paths(text: str) -> str:
 def citation(m) -> dict:
     """A measurement's source as a reader cites it, from the file's ``source`` and ``url``
     columns (which also hold the curator's notes: repository paths, which PNG is which figure):
-    {"text": who, "title", where, and the figure when the row names one; "url": the first
-    address given, or ""}. "Liu, Yu, Park, Stoica, Cheung, 'Speculative Decoding: …' arXiv
+    {"text": who, "title", where, and the figure when the row names one; "work": the text without
+    the figure; "short": who, the year and the figure; "url": the first address given, or ""}. "Liu, Yu, Park, Stoica, Cheung, 'Speculative Decoding: …' arXiv
     2601.11580 (2026); blog + figures in github …" becomes "Liu et al., “Speculative Decoding:
     …”, arXiv 2601.11580 (2026), Fig. 3"."""
     text = without_paths(m["source"])
@@ -143,11 +143,16 @@ def citation(m) -> dict:
         rest = quoted["rest"].strip(" ,")
         text = f"{who}, '{quoted['title']}'" + ((" " if rest.startswith("(") else ", ") + rest if rest else "")
     text = re.sub(r"'([^']+)'", "“\\1”", text).replace(" - ", ": ")
+    work = text
     figure = re.search(r"\bFig\.\s?(\d+(?:\([a-z]\))?)", m["url"] + " " + m["metric_note"])
     if figure:
         text += f", Fig. {figure[1]}"
     url = re.search(r"https?://[^\s()]+", m["url"])
-    return {"text": text, "url": url[0] if url else ""}
+    # for a table's narrow column: who, the year, the figure ("Liu et al. (2026), Fig. 4(c)")
+    year = re.search(r"\((\d{4})[-)]", text)
+    short = (who if quoted else text.split(",")[0].strip()) + (f" ({year[1]})" if year else "")
+    short += f", Fig. {figure[1]}" if figure else ""
+    return {"text": text, "work": work, "short": short, "url": url[0] if url else ""}
 
 
 def setting_of(point, m, catalog: Catalog) -> str:

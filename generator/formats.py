@@ -1,8 +1,9 @@
 """How numbers are written on the page, declared once as data.
 
 ``FORMATS`` maps a format name to a spec: scale (multiply first) or divide, decimals, suffix, group
-(thousands separators; every format whose numbers can pass 999 has them). An exact zero is
-written "0" and the suffix. The build writes the same table into the manifest, and the page's format.js
+(thousands separators; every format whose numbers can pass 999 has them), round ("up": to the
+next value the decimals can write, never down). An exact zero of an amount (a unit word after the
+number) is written "0" and the unit. The build writes the same table into the manifest, and the page's format.js
 interprets it: the prose (Python), the build-time readouts and the script all write the same text
 for the same value. Rounding is half to even on the exact binary value (Python's ``format``;
 format.js reproduces it).
@@ -21,6 +22,9 @@ FORMATS: dict[str, dict] = {
     "pct1": {"scale": 100, "decimals": 1, "suffix": "%"},
     "gib": {"divide": GIB, "decimals": 2, "suffix": " GiB", "group": True},
     "gb": {"divide": 1e9, "decimals": 0, "suffix": " GB", "group": True},
+    # memory a state needs, to a tenth of a GB and rounded up (as the CLI writes it): a state
+    # that needs 192.3 GB of four L40S' 192 GB never reads "192 GB of 192 GB: does not fit"
+    "gb_needed": {"divide": 1e9, "decimals": 1, "round": "up", "suffix": " GB", "group": True},
     "kib": {"divide": KIB, "decimals": 0, "suffix": " KiB", "group": True},
     # below 1 ms, microseconds to three significant figures: "9.12 µs", never "0.01 ms" for a
     # step an n-gram drafter takes (the charts write durations the same way)
@@ -64,6 +68,13 @@ def _compared(spec: dict, value) -> str:
     return spec["equal"] if shown == spec["compare"] else spec["below"]
 
 
+def zero_is_nothing(spec: dict) -> bool:
+    """Whether format ``spec`` writes an exact zero as "0" and its unit: an amount of something
+    (a unit word: " GiB", " ms"), where zero is none at all. A share or a plain number keeps its
+    decimals ("0.0" beside "0.4" in one column, not "0"). format.js's zeroIsNothing agrees."""
+    return spec.get("suffix", "").startswith(" ")
+
+
 def small_decimals(spec: dict, x: float) -> tuple[float, int, str] | None:
     """Where format ``spec`` writes ``x`` (already scaled) in its smaller unit ("below_one": |x|
     under 1, up to "below" in the smaller unit): (the value in that unit, its decimals for the
@@ -78,13 +89,19 @@ def small_decimals(spec: dict, x: float) -> tuple[float, int, str] | None:
 
 
 def _number(spec: dict, value) -> str:
-    x = float(value) * spec.get("scale", 1) / spec.get("divide", 1)
-    if x == 0:
+    # (+ 0.0: a negative zero is written as zero, never "-0.00")
+    x = float(value) * spec.get("scale", 1) / spec.get("divide", 1) + 0.0
+    if x == 0 and zero_is_nothing(spec):
         # nothing at all (an n-gram drafter's weights): "0 GiB", not a measured-looking "0.00 GiB"
         return "0" + spec.get("suffix", "")
     small = small_decimals(spec, x)
     if small:
         y, decimals, suffix = small
         return f"{y:.{decimals}f}{suffix}"
+    if spec.get("round") == "up":
+        # divide by the unit's step, not multiply afterwards: 192.1e9 / 1e8 is exactly 1921.0,
+        # while 192.1e9 / 1e9 * 10 may land a hair above it and round up a step too many
+        step = 10 ** spec["decimals"]
+        x = math.ceil(float(value) * spec.get("scale", 1) / (spec.get("divide", 1) / step)) / step
     text = f"{x:{',' if spec.get('group') else ''}.{spec['decimals']}f}"
     return text + spec.get("suffix", "")

@@ -11,6 +11,8 @@ from html import escape
 import altair as alt
 import vl_convert as vlc
 
+from .charts.common import TEXT_ON_LIGHT
+
 # "container" has no meaning without a page; the static render uses this width instead.
 STATIC_WIDTH = 640
 # The picture's text in fonts of one set of widths: vl-convert measures the charts' system-ui
@@ -43,7 +45,14 @@ def render_svg(spec: Mapping, datasets: Mapping[str, list[dict]], *, width: int 
         raise ValueError(f"datasets {unknown} are not used by the spec")
     svg = vlc.vegalite_to_svg(inlined, vl_version=f"v{bundle_vegalite_version()}",
                               config=dict(config) if config else None)
-    return _label(svg, _description(spec))
+    return _label(_text_on_light(svg), _description(spec))
+
+
+def _text_on_light(svg: str) -> str:
+    """Text drawn in a mark colour, in its darker shade for white (charts.common.TEXT_ON_LIGHT)."""
+    shades = {k.lower(): v for k, v in TEXT_ON_LIGHT.items()}
+    return re.sub(r'(<text\b[^>]*\bfill=")(#[0-9A-Fa-f]{6})(")',
+                  lambda m: m[1] + shades.get(m[2].lower(), m[2]) + m[3], svg)
 
 
 def _inline(node, datasets: Mapping[str, list[dict]], width: int | None) -> set[str]:

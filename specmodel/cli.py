@@ -10,6 +10,7 @@ import argparse
 import csv
 import hashlib
 import json
+import math
 import sys
 from importlib import resources
 from pathlib import Path
@@ -114,6 +115,13 @@ def _alpha_note(args: argparse.Namespace, state: State, catalog: Catalog) -> str
     return f"α is {state.drafter}'s typical on chat for {state.target}, {how}; --alpha sets it"
 
 
+def gb_needed(memory_bytes: float) -> str:
+    """Memory a state needs in GB, to a tenth and rounded up ("192.4 GB" for 192.3000001e9 bytes):
+    a state that does not fit never reads as needing exactly what the GPUs hold. The site's
+    "gb_needed" format (generator/formats.py) writes the same text."""
+    return f"{math.ceil(float(memory_bytes) / 1e8) / 10:,.1f} GB"
+
+
 def _check_memory(state: State, catalog: Catalog, r) -> None:
     """One line, exit 2, for a state that does not fit: how much it needs and what holds it."""
     if r.fits_in_memory:
@@ -121,7 +129,7 @@ def _check_memory(state: State, catalog: Catalog, r) -> None:
     gpus = catalog.gpu_group(state.gpu, state.tp)
     raise ModelInputError(
         "memory", f"{state.target} with {state.drafter} at batch {state.batch} and context {state.context} needs "
-        f"{r.memory_required_bytes / 1e9:,.1f} GB; {'one ' if state.tp == 1 else ''}{gpus.label} "
+        f"{gb_needed(r.memory_required_bytes)}; {'one ' if state.tp == 1 else ''}{gpus.label} "
         f"hold{'s' if state.tp == 1 else ''} {gpus.memory_capacity_bytes / 1e9:,.0f} GB",
         "a state that fits: fewer sequences, a shorter context, more GPUs (--tp), or --ignore-memory")
 
@@ -146,7 +154,7 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
         ("draft weights", f"{r.draft_weight_bytes / GIB:.2f} GiB"),
         ("target KV cache per token", f"{r.target_kv_bytes_per_token / KIB:.0f} KiB"),
         ("draft KV cache per token", f"{r.draft_kv_bytes_per_token / KIB:.0f} KiB"),
-        ("memory required", f"{r.memory_required_bytes / 1e9:.1f} GB of {capacity / 1e9:.0f} GB"
+        ("memory required", f"{gb_needed(r.memory_required_bytes)} of {capacity / 1e9:.0f} GB"
          + ("" if r.fits_in_memory else "  (does not fit)")),
     ]
     engine = f", engine {state.engine}" if state.cost_model == "calibrated" else ""

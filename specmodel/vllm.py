@@ -25,8 +25,11 @@ def speculative_config(state: State, catalog: Catalog | None = None) -> dict:
 
 
 def speculative_config_flag(state: State, catalog: Catalog | None = None) -> str:
-    """The command-line flag as typed: ``--speculative-config '{…}'``."""
-    return "--speculative-config '" + json.dumps(speculative_config(state, catalog)) + "'"
+    """The command-line flags as typed: ``--speculative-config '{…}'``, after
+    ``--tensor-parallel-size N`` for a state on N > 1 GPUs (vLLM's engine argument; the cost
+    model shards every pass over them)."""
+    flag = "--speculative-config '" + json.dumps(speculative_config(state, catalog)) + "'"
+    return f"--tensor-parallel-size {state.tp} {flag}" if state.tp > 1 else flag
 
 
 @dataclass(frozen=True)

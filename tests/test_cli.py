@@ -1,5 +1,6 @@
 """The command line: JSON keys, the table, the vLLM view, claims, and every kind of bad input."""
 import json
+import math
 import subprocess
 import sys
 
@@ -52,6 +53,10 @@ def test_vllm_log_line_and_config():
     ) % ("2.61", "2535.91", "6313.96", "10282", "25600", "0.750, 0.478, 0.259, 0.119", "40.2")
     ngram = run("vllm-log", "--drafter", "ngram", "--gamma", "3").stdout.splitlines()[0]
     assert json.loads(ngram.split("'")[1]) == {"prompt_lookup_max": 4, "num_speculative_tokens": 3, "method": "ngram"}
+    # a state on several GPUs: the flags a reader types include the tensor parallelism it assumes
+    sharded = run("vllm-log", "--target", "llama-3.3-70b-instruct", "--tp", "4", "--drafter", "llama-3.2-1b",
+                  "--batch", "1").stdout.splitlines()[0]
+    assert sharded.startswith("--tensor-parallel-size 4 --speculative-config '{")
 
 
 def test_claims_all_within_tolerance():
@@ -110,7 +115,7 @@ def test_every_catalog_combination_evaluates_or_refuses_in_one_line(capsys):
         else:
             lines = err.strip().splitlines()
             assert rc == 2 and needed > capacity and len(lines) == 1, argv
-            assert f"needs {needed / 1e9:,.1f} GB" in lines[0] and "--tp" in lines[0], lines[0]
+            assert f"needs {math.ceil(needed / 1e8) / 10:,.1f} GB" in lines[0] and "--tp" in lines[0], lines[0]
             refused += 1
     assert fits > 400 and refused > 20
 

@@ -339,7 +339,7 @@ def test_a_constant_without_a_source_stops_the_build_with_one_line(tmp_path):
 
 def test_every_number_format_groups_thousands_and_writes_nothing_as_zero():
     """A verify pass can read 4,640 GiB and take 1,993 ms: no format may print "4640.18 GiB".
-    And an exact zero (an n-gram drafter's weights) reads "0 GiB", not "0.00 GiB"."""
+    And an exact zero of an amount (an n-gram drafter's weights) reads "0 GiB", not "0.00 GiB"."""
     from generator.formats import FORMATS, format_value
 
     for name, spec in FORMATS.items():
@@ -347,7 +347,11 @@ def test_every_number_format_groups_thousands_and_writes_nothing_as_zero():
             continue  # verdicts, the engine log's list, ratios and percentages never reach 1,000
         value = 12_345.321 * spec.get("divide", 1) / spec.get("scale", 1)
         assert "12,345" in format_value(name, value), name
-        assert format_value(name, 0.0) == "0" + spec.get("suffix", ""), name
+        if spec.get("suffix", "").startswith(" "):
+            assert format_value(name, 0.0) == "0" + spec["suffix"], name
+        else:  # a plain number keeps its decimals: "0.0" beside "0.4" in one column, not "0"
+            assert format_value(name, 0.0) == f"{0:.{spec['decimals']}f}", name
+    assert format_value("pct1", 0.0) == "0.0%" and format_value("num1", 0.0) == "0.0"
 
 
 @pytest.mark.parametrize("speedup, times, verdict", [(1.93, "1.93×", "faster"), (0.89, "0.89×", "slower"),
@@ -356,6 +360,32 @@ def test_every_number_format_groups_thousands_and_writes_nothing_as_zero():
 def test_a_speedups_word_agrees_with_its_number(speedup, times, verdict):
     # The bar says "faster" or "slower" beside the number: never "faster" beside "1.00×".
     assert (format_value("times", speedup), format_value("verdict", speedup)) == (times, verdict)
+
+
+@pytest.mark.parametrize("memory_bytes, text", [(192_300_077_056, "192.4 GB"), (192e9, "192.0 GB"),
+                                                 (192.1e9, "192.1 GB"), (636_212_000_000, "636.3 GB")])
+def test_the_memory_a_state_needs_is_rounded_up_as_the_cli_writes_it(memory_bytes, text):
+    from specmodel.cli import gb_needed
+
+    assert format_value("gb_needed", memory_bytes) == gb_needed(memory_bytes) == text
+
+
+def test_memory_that_does_not_fit_never_reads_as_what_the_gpus_hold(files):
+    # Found once: 192.3 GB needed on four L40S read "192 GB of 192 GB: does not fit". In every
+    # configuration and state, the numbers as written say what the verdict beside them says.
+    manifest = load(files, "manifest.json")
+    required_format, capacity_format = FIELDS["memory_required_bytes"].formats[0], FIELDS["gpu_memory_bytes"].formats[0]
+    checked = 0
+    for _, kind, _, path in every_file(manifest):
+        if kind != TABLES["memory"].file:
+            continue
+        doc = load_once(files, path)
+        capacity = float(format_value(capacity_format, doc["target"]["gpu_memory_bytes"][0]).split()[0])
+        for required, fits in zip(doc["memory"]["memory_required_bytes"], doc["memory"]["fits_in_memory"]):
+            shown = float(format_value(required_format, required).split()[0].replace(",", ""))
+            assert (shown <= capacity) == bool(fits), (path, required, shown, capacity)
+            checked += 1
+    assert checked > 10_000
 
 
 def test_the_moe_figure_shows_the_simulations_numbers_at_its_settings(files):

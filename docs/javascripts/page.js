@@ -119,10 +119,11 @@ class Page {
     if (this.sim) this.mountSimulation();
     this.state$.subscribe((s) => this.load(s));
     this.shown$.subscribe((shown) => this.render(shown));
-    // A corrected URL is rewritten, so a link copied from the address bar is the state shown.
-    if (notes.length > 0 && this.sim) {
+    // A corrected URL is rewritten, so a link copied from the address bar is the state shown; so
+    // is one written another way ("?gpu=H200", a target without the drafter its data imply).
+    if (this.sim && (notes.length > 0 || location.search !== serializeQuery(state, this.manifest))) {
       this.replaceUrl(state);
-      this.bar?.corrected();
+      if (notes.length > 0) this.bar?.corrected();
     }
     this.state$.set(state);
   }

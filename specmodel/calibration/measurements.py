@@ -136,8 +136,8 @@ ONE_POINT_ENGINES: dict[str, str] = {"sglang": "106", "tensorrt-llm": "107"}
 
 # Rows the model cannot speak to, and why.
 NOT_MODELLED: dict[str, str] = {
-    "108": "FP8 weights: the catalog models bf16 only",
-    "123": "FP8 weights: the catalog models bf16 only",
+    "108": "its weights are FP8, and the catalog models bf16 only",
+    "123": "its weights are FP8, and the catalog models bf16 only",
     "124": "the batch size is not stated (6.32 ms per token holds only if it was one stream)",
     **{str(i): "DeepSeek-R1 on 8×B200 is not in the catalog" for i in range(133, 140)},
     "144": "Llama-3-8B in vLLM before v0.6, a CPU-bound engine the model has no constants for",

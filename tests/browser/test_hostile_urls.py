@@ -189,8 +189,11 @@ def expected(query: str) -> tuple[dict, int]:
         state[name] = value
     # The configuration (GPU, target) holds data for some values only: its own number of GPUs, its
     # target's drafters, and away from the default one fewer of the other fields. A value it does
-    # not hold moves to the default (or its first value), with a note if the query asked for it.
+    # not hold moves to the default (or its first value), with a note if the query asked for it
+    # or for the GPU or target.
     config = next((c for c in m["configurations"] if (c["gpu"], c["target"]) == (state["gpu"], state["target"])), None)
+    # a field the GPU or target the query chose does not offer is noted, asked for or not
+    chosen = bool(asked & {"gpu", "target"}) and config is not None
     if config is None:
         notes += bool(asked & {"gpu", "target"})
         state["gpu"], state["target"] = m["defaults"]["gpu"], m["defaults"]["target"]
@@ -200,7 +203,7 @@ def expected(query: str) -> tuple[dict, int]:
         state["tp"] = config["tp"]
     for name, values in config["axes"].items():
         if state[name] not in values:
-            notes += name in asked
+            notes += name in asked or chosen
             state[name] = m["defaults"][name] if m["defaults"][name] in values else values[0]
     return state, notes
 

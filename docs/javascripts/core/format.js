@@ -42,13 +42,25 @@ function smallUnit(spec, x) {
   return { y, decimals: Math.max(0, small.significant - 1 - Math.floor(Math.log10(Math.abs(y)))), suffix: small.suffix };
 }
 
+// formats.py's zero_is_nothing: an amount (a unit word after the number), not a share.
+function zeroIsNothing(spec) {
+  return (spec.suffix ?? "").startsWith(" ");
+}
+
 function number(spec, value) {
   // The same operations in the same order as formats.py: multiply, then divide.
-  const x = (Number(value) * (spec.scale ?? 1)) / (spec.divide ?? 1);
-  if (x === 0) return `0${spec.suffix ?? ""}`; // formats.py: nothing at all, not "0.00"
+  // (+ 0: a negative zero is written as zero, as formats.py writes it)
+  const x = (Number(value) * (spec.scale ?? 1)) / (spec.divide ?? 1) + 0;
+  if (x === 0 && zeroIsNothing(spec)) return `0${spec.suffix}`; // formats.py: nothing at all, not "0.00"
   const small = smallUnit(spec, x);
   if (small) return fixed(small.y, small.decimals) + small.suffix;
-  const text = fixed(x, spec.decimals);
+  let shown = x;
+  if (spec.round === "up") {
+    // formats.py: divide by the unit's step (exact for whole bytes), then round up
+    const step = 10 ** spec.decimals;
+    shown = Math.ceil((Number(value) * (spec.scale ?? 1)) / ((spec.divide ?? 1) / step)) / step;
+  }
+  const text = fixed(shown, spec.decimals);
   return (spec.group ? group(text) : text) + (spec.suffix ?? "");
 }
 

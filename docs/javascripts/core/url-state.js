@@ -124,7 +124,8 @@ const FIELD_NOUNS = { drafter: "Drafter", cost_model: "Cost model", acceptance: 
 // A state whose fields agree with its configuration: the tensor-parallel degree is the
 // configuration's, and a drafter, cost model, acceptance shape or workload it has no data for
 // becomes the first one it has. `asked` holds the fields the reader chose (a link's keys, the
-// control just moved): a correction of one of those is said in a note.
+// control just moved): a correction of one of those is said in a note, and so is every
+// correction the GPU or target they chose brings (a link to another target changes its drafter).
 export function constrainState(state, manifest, asked = new Set()) {
   const notes = [];
   const out = { ...state };
@@ -143,6 +144,7 @@ export function constrainState(state, manifest, asked = new Set()) {
     config = configurationOf(manifest, out);
   }
   const where = `${describe("target", config.target)} on ${describe("gpu", config.gpu)}`;
+  const chosen = (asked.has("gpu") || asked.has("target")) && notes.length === 0;
   if (out.tp !== config.tp) {
     if (asked.has("tp")) notes.push(`${keys.tp}=${out.tp}: ${where} runs on ${describe("tp", config.tp)} here; using ${config.tp}.`);
     out.tp = config.tp;
@@ -150,7 +152,7 @@ export function constrainState(state, manifest, asked = new Set()) {
   for (const [name, values] of Object.entries(config.axes)) {
     if (values.includes(out[name])) continue;
     const fallback = values.includes(defaultState(manifest)[name]) ? defaultState(manifest)[name] : values[0];
-    if (asked.has(name)) {
+    if (asked.has(name) || chosen) {
       notes.push(`${FIELD_NOUNS[name] ?? keys[name]}: ${describe(name, out[name])} is not available for ${where}; ` +
         `using ${describe(name, fallback)}.`);
     }

@@ -1,67 +1,85 @@
-// Code wraps rather than scroll sideways (spec.css), and a long identifier or expression with no
-// space in it (a PromQL query, a metric name, a JSON flag) would then be cut wherever the line
-// ends, mid-word. A <wbr> after each of its separators lets it break there instead. Only long runs
-// get them: a short one ("L(m)", "kv_bytes") fits on any line, and breaking it where a space would
-// do reads as two words. The browser breaks after a hyphen or a slash of its own accord
-// ("Qwen/Qwen3-|0.6B"), so a short run with one is kept whole. <wbr> and the span are elements,
-// not characters: what a reader copies is the code as written.
-const SEPARATOR = /[_:/,([{=&|]/;
+// Code wraps rather than scroll sideways (spec.css). Left to the browser, a wrapped line is cut
+// wherever it ends: mid-identifier ("draft_model_iteration_per_" / "seq_s"), or after any hyphen
+// or slash ("--speculative-" / "config"), and a reader copying or reading the name gets one that
+// does not exist. So the code is cut into pieces that may not be broken: a run of characters
+// without a space, or in a long run (a PromQL query, a JSON flag) the part up to and including
+// each punctuation mark between names. A piece the browser could cut (it has an underscore,
+// colon, hyphen or slash inside) is kept whole as an inline block: it moves to the next line
+// entire, and only a piece longer than a whole line breaks inside, after its underscores and
+// colons (a <wbr> each). <wbr> and the span are elements, not characters: what a reader copies is
+// the code as written.
+const PUNCTUATION = /[,([{=&|]/; // a long run may break after these
+const BREAKS_INSIDE = /[_:/-]/; // where a browser or a <wbr> could cut a piece
+const WBR_AFTER = /[_:]/; // inside a piece longer than a line
 const LONG = 24;
 const RUN = /\S+/g; // characters without a space, across the highlighter's spans
-const BREAKS_BY_ITSELF = /[-/?!%}\])\u2010-\u2014]/;
 
-function keptWhole(text) {
-  return Object.assign(document.createElement("span"), { className: "spec-nowrap", textContent: text });
+// The text nodes under `code`, and where each starts in their joined text.
+function textNodes(code) {
+  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  let start = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    nodes.push({ node, start });
+    start += node.data.length;
+  }
+  return nodes;
+}
+
+// A DOM position for `offset` in the joined text (the end of a node rather than the start of the
+// next: a range ending there does not reach into the next highlighter span).
+function position(nodes, offset, preferEnd) {
+  for (let i = 0; i < nodes.length; i++) {
+    const { node, start } = nodes[i];
+    const end = start + node.data.length;
+    if (offset < end || (offset === end && (preferEnd || i === nodes.length - 1))) return [node, offset - start];
+  }
+  const last = nodes[nodes.length - 1];
+  return [last.node, last.node.data.length];
 }
 
 export function breakAtSeparators(code) {
-  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
-  const nodes = [];
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
-  const text = nodes.map((node) => node.data).join("");
-  // Offsets in `text` where a break may go: after a separator, inside a long run, not at its end.
-  // and the short runs to keep whole: [start, end) in `text`.
-  const breaks = new Set();
-  const whole = [];
+  if (code.querySelector(".spec-ident, wbr")) return; // done already, since its text was last set
+  const text = textNodes(code).map(({ node }) => node.data).join("");
+  // [start, end) of each piece to keep whole, and the offsets of <wbr>s: after punctuation in a
+  // long run, and after _ or : inside a piece.
+  const pieces = [];
+  const breaks = [];
   for (const run of text.matchAll(RUN)) {
-    const chars = run[0];
-    if (chars.length >= LONG) {
-      for (let i = 0; i < chars.length - 1; i++) if (SEPARATOR.test(chars[i])) breaks.add(run.index + i + 1);
-    } else if (BREAKS_BY_ITSELF.test(chars.slice(0, -1))) {
-      whole.push([run.index, run.index + chars.length]);
+    const cuts = [0];
+    if (run[0].length >= LONG) {
+      for (let i = 0; i < run[0].length - 1; i++) if (PUNCTUATION.test(run[0][i])) cuts.push(i + 1);
+    }
+    cuts.push(run[0].length);
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      const [start, end] = [run.index + cuts[k], run.index + cuts[k + 1]];
+      if (k > 0) breaks.push(start);
+      const piece = text.slice(start, end);
+      if (!BREAKS_INSIDE.test(piece.slice(1, -1))) continue;
+      pieces.push([start, end]);
+      for (let i = 0; i < piece.length - 1; i++) if (WBR_AFTER.test(piece[i])) breaks.push(start + i + 1);
     }
   }
-  if (breaks.size === 0 && whole.length === 0) return;
-  let start = 0;
-  for (const node of nodes) {
-    const end = start + node.data.length;
-    // Cut points in this node: each break (one at a boundary between two spans goes at the end of
-    // the first), and each end of a run kept whole, clipped to the node (the highlighter's spans
-    // already part the run there, so the browser sees each part whole).
-    const cuts = new Map(); // offset in node → [what goes there]
-    for (const at of breaks) if (at > start && at <= end) cuts.set(at - start, "wbr");
-    const spans = whole
-      .map(([a, b]) => [Math.max(a, start) - start, Math.min(b, end) - start])
-      .filter(([a, b]) => b - a > 1 && BREAKS_BY_ITSELF.test(node.data.slice(a, b - 1)));
-    if (cuts.size === 0 && spans.length === 0) {
-      start = end;
+  if (pieces.length === 0 && breaks.length === 0) return;
+  // An element adds no text: each offset names the same character whatever was inserted before.
+  const edits = [...breaks.map((at) => ({ at, wbr: true })), ...pieces.map(([at, end]) => ({ at, end }))];
+  for (const edit of edits) {
+    const nodes = textNodes(code);
+    const range = document.createRange();
+    if (edit.wbr) {
+      range.setStart(...position(nodes, edit.at, true));
+      range.collapse(true);
+      range.insertNode(document.createElement("wbr"));
       continue;
     }
-    const pieces = [];
-    let from = 0;
-    const points = [...new Set([...cuts.keys(), ...spans.flat()])].sort((a, b) => a - b);
-    for (const at of points) {
-      const span = spans.find(([a]) => a === from);
-      const piece = node.data.slice(from, at);
-      pieces.push(span ? keptWhole(piece) : piece);
-      if (cuts.has(at)) pieces.push(document.createElement("wbr"));
-      from = at;
-    }
-    const rest = node.data.slice(from);
-    pieces.push(spans.find(([a]) => a === from) ? keptWhole(rest) : rest);
-    node.replaceWith(...pieces.filter((piece) => piece !== ""));
-    start = end;
+    range.setStart(...position(nodes, edit.at, false));
+    range.setEnd(...position(nodes, edit.end, true));
+    // The highlighter's spans inside are split at the piece's ends, and keep their colours.
+    const whole = Object.assign(document.createElement("span"), { className: "spec-ident" });
+    whole.append(range.extractContents());
+    range.insertNode(whole);
   }
+  code.normalize();
 }
 
 // Every code block under `root`, once.

@@ -92,9 +92,11 @@ function fit(root) {
 
 // A long table as cards is many screens on a phone (48 measurements, some 22,000 px): its first
 // cards, and a button for the rest (spec.css hides them). As a table it is shown whole, and so is
-// a stack of a dozen cards or fewer (the essay's decision rule, a model's constants).
+// a stack of a dozen cards or fewer (the essay's decision rule, a model's constants), and a stack
+// of any length where the cards' cells sit side by side (wider than a phone, spec.css).
 const FIRST_CARDS = 5;
 const LONG_CARDS = 12;
+const PHONE = matchMedia("(max-width: 30em)");
 const moreButtons = new WeakMap();
 
 function rowCount(table) {
@@ -102,7 +104,7 @@ function rowCount(table) {
 }
 
 export function shorten(table) {
-  const long = "cards" in table.dataset && rowCount(table) > LONG_CARDS;
+  const long = "cards" in table.dataset && rowCount(table) > LONG_CARDS && PHONE.matches;
   let button = moreButtons.get(table);
   if (!long) {
     delete table.dataset.cardsLong;
