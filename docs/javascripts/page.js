@@ -10,7 +10,7 @@ import { constrainState, parseQuery, sameState, serializeQuery } from "./core/ur
 import { mountAnnouncer } from "./views/announce.js";
 import { mountBar } from "./views/bar.js";
 import { mountCharts, stopCharts, updateCharts } from "./views/charts.js";
-import { mountControls } from "./views/controls.js";
+import { greyedChoices, mountControls } from "./views/controls.js";
 import { mountMetrics } from "./views/metrics.js";
 import { showFitNotes } from "./views/fit-notes.js";
 import { showNotes } from "./views/notes.js";
@@ -409,8 +409,13 @@ class Page {
       const extrapolation = this.sim.querySelector("[data-extrapolation]");
       if (extrapolation) {
         const note = lookup(data, "extrapolation_note", state);
-        extrapolation.textContent = note ? `This configuration is ${note}.` : "";
-        extrapolation.hidden = !note;
+        const greyed = greyedChoices(this.manifest, state);
+        const { gpu, target } = this.manifest.defaults;
+        const labels = this.manifest.labels;
+        extrapolation.textContent = ((note ? `This configuration is ${note}.` : "") + (greyed.length
+          ? ` Greyed out here, computed for ${labels.target[target]} on one ${labels.gpu[gpu]} only: ${greyed.join(", ")}.`
+          : "")).trim();
+        extrapolation.hidden = extrapolation.textContent === "";
       }
       const config = this.sim.querySelector("[data-vllm=config]");
       if (config) {

@@ -70,6 +70,41 @@ def test_the_drafter_menu_follows_the_target(page, page_log):
     assert "target=llama-3.1-8b-instruct" in current_query(page)
 
 
+def test_a_greyed_out_choice_says_why(page, page_log):
+    # Found once: disabled radios and options with no explanation anywhere. A menu's option
+    # says why in its own text; the radios' reason is in the configuration's note.
+    labels = manifest()["labels"]
+    page.goto("/")
+    wait_rendered(page, "")
+    option = page.locator("#simulation select[name=drafter] option[value=\"llama-3.2-1b\"]")
+    assert option.evaluate("o => o.disabled") and option.text_content() == "Llama-3.2-1B draft model (not for Qwen3-8B)"
+    assert not page.locator("#simulation [data-extrapolation]").is_visible()  # nothing greyed but a menu's option
+    page.goto("/?gpu=h200")
+    wait_rendered(page, "?gpu=h200")
+    greyed = page.eval_on_selector_all("#simulation input[type=radio]:disabled", "els => els.map(e => e.value)")
+    assert set(greyed) == {"whole-pass", "same", "rising"}
+    note = page.locator("#simulation [data-extrapolation]").inner_text()
+    for name, value in (("cost_model", "whole-pass"), ("acceptance", "same"), ("acceptance", "rising"),
+                        ("workload", "steady-state")):
+        assert labels[name][value] in note, (value, note)
+    assert page.locator("#simulation select[name=workload] option[value=steady-state]").text_content() == \
+        f"{labels['workload']['steady-state']} (not computed here)"
+
+
+def test_a_link_written_another_way_is_rewritten_and_a_changed_drafter_is_noted(page, page_log):
+    # Found once: ?gpu=H200 stayed in the address bar as typed, and ?target=llama-3.3-70b-instruct
+    # changed the drafter (the default drafts for Qwen3 only) and the GPUs without a word.
+    page.goto("/?gpu=H200")
+    wait_rendered(page, "?gpu=h200")
+    assert current_query(page) == "?gpu=h200"
+    page.goto("/?target=llama-3.3-70b-instruct")
+    expected = {**manifest()["defaults"], "target": "llama-3.3-70b-instruct", "tp": 4, "drafter": "llama-3.2-1b"}
+    wait_rendered(page, query_of(expected))
+    assert current_query(page) == query_of(expected)
+    notes = page.locator("#simulation [data-notes]").inner_text()
+    assert "Qwen3-0.6B draft model" in notes and "Llama-3.2-1B draft model" in notes, notes
+
+
 @pytest.mark.parametrize("query, said", [
     ("?gpu=h100&batch=8", "gpu=h100"),
     ("?target=qwen3-80b&batch=8", "target=qwen3-80b"),

@@ -119,7 +119,7 @@ export function availableValues(manifest, state, name) {
 }
 
 // What the reader calls the fields a configuration may not offer every value of.
-const FIELD_NOUNS = { drafter: "Drafter", cost_model: "Cost model", acceptance: "Acceptance by position", workload: "Workload" };
+const FIELD_NOUNS = { drafter: "Drafter", cost_model: "Cost model", acceptance: "Acceptance past the first guess", workload: "Workload" };
 
 // A state whose fields agree with its configuration: the tensor-parallel degree is the
 // configuration's, and a drafter, cost model, acceptance shape or workload it has no data for

@@ -20,12 +20,35 @@ function control(sim, manifest, name) {
 }
 
 // A choice the state's configuration has no data for is shown, disabled (a drafter of another
-// family, the ideal cost model away from the default configuration).
+// family, the ideal cost model away from the default configuration). A menu's option says why in
+// its own text (a disabled option shows no title on a touch screen); the radio buttons' reason is
+// in the configuration's note (greyedChoices).
 function offer(sim, manifest, name, state) {
   const key = manifest.state.find((s) => s.name === name).key;
   const available = availableValues(manifest, state, name).map(String);
   const options = [...form(sim).querySelectorAll(`select[name="${key}"] option, input[type=radio][name="${key}"]`)];
-  for (const option of options) option.disabled = !available.includes(option.value);
+  for (const option of options) {
+    option.disabled = !available.includes(option.value);
+    if (option.tagName !== "OPTION") continue;
+    const label = manifest.labels?.[name]?.[option.value] ?? option.value;
+    option.textContent = option.disabled ? `${label} (${unavailableWhy(manifest, name, state)})` : label;
+  }
+}
+
+// Why a menu's choice is disabled: a draft model works only with its own family's targets (one
+// tokenizer); anything else is computed only for the starting configuration.
+function unavailableWhy(manifest, name, state) {
+  if (name === "drafter") return `not for ${manifest.labels.target[state.target]}`;
+  return "not computed here";
+}
+
+// The labels of the radio buttons' choices the state's configuration has no data for ("ideal
+// roofline", …), for the sentence that says so; [] in the starting configuration.
+export function greyedChoices(manifest, state) {
+  return ["cost_model", "acceptance", "workload"].flatMap((name) => {
+    const available = availableValues(manifest, state, name);
+    return manifest.axes[name].filter((v) => !available.includes(v)).map((v) => manifest.labels?.[name]?.[v] ?? v);
+  });
 }
 
 // The controls, their values beside them and the bar show `state`. (Also before the controls
