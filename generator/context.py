@@ -53,6 +53,7 @@ def _claims_rows(labels: dict) -> list[dict]:
         if row["id"] in _CLAIM_WORDS:
             return _CLAIM_WORDS[row["id"]]
         text = re.sub(r"\bgamma[= ](\d+)", r"γ = \1", row["what"])
+        text = re.sub(r"\b(batch|context) (\d{4,})\b", lambda m: f"{m[1]} {int(m[2]):,}", text)  # "8,192"
         return re.sub(r"\balpha \.(\d+)", r"α = 0.\1", text)
 
     return [{**row, "what": what(row), "state_words": state_in_words(row["state"], labels)} for row in rows]

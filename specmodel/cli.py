@@ -110,8 +110,8 @@ def _alpha_note(args: argparse.Namespace, state: State, catalog: Catalog) -> str
     if args.alpha is not None:
         return None
     typical = _typical_chat(state.drafter, state.target, catalog)
-    how = (f"measured: mean acceptance length {typical.mean_acceptance_length} at γ = {typical.measured_gamma}"
-           if typical.basis == "measured" else "assumed")
+    how = (f"{typical.basis}: mean acceptance length {typical.mean_acceptance_length} at γ = {typical.measured_gamma}"
+           if typical.basis != "assumed" else "assumed")
     return f"α is {state.drafter}'s typical on chat for {state.target}, {how}; --alpha sets it"
 
 
@@ -419,6 +419,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(speculative_config_flag(state, catalog))
             print(engine_log_line(engine_log_window(state, r)))
+            note = _alpha_note(args, state, catalog)
+            if note:  # which α the line is for: the page's simulation starts every drafter at 0.75
+                print(f"# {note}")
     except ModelInputError as e:
         print(f"specmodel: error: {e}", file=sys.stderr)
         return 2

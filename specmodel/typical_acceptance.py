@@ -31,6 +31,8 @@ TASKS: dict[str, dict] = {
 }
 
 MEASURED, ASSUMED = "measured", "assumed"
+# measured with another target's drafter (a head trained for the 8B model, carried to the 70B)
+CARRIED = "measured on another target"
 ANY_TARGET = "*"  # an entry that holds for every target the drafter serves
 
 _LIU_TRACES = ("Liu, Yu, Park, Stoica & Cheung 2026, \"Speculative Decoding: Performance or Illusion?\" "
@@ -83,8 +85,9 @@ TYPICAL_ACCEPTANCE_ENTRIES: dict[str, dict[str, dict[str, dict]]] = {
         "qwen3-32b": _angelslim(1.86, 1.91, 1.86),
         "qwen3-30b-a3b": _angelslim(2.01, 2.04, 2.02),
         "llama-3.1-8b-instruct": {task: _measured(2.79, 3, _VLLM_20780, "MT-bench") for task in TASKS},
-        "llama-3.3-70b-instruct": {task: _measured(2.79, 3, _VLLM_20780 + "; measured on the 8B model's head, "
-                                                   "assumed to carry over to the 70B's", "MT-bench") for task in TASKS},
+        "llama-3.3-70b-instruct": {task: {**_measured(2.79, 3, _VLLM_20780 + "; measured on the 8B model's head, "
+                                                      "assumed to carry over to the 70B's", "MT-bench"),
+                                          "basis": CARRIED} for task in TASKS},
     },
 }
 
@@ -93,7 +96,7 @@ TYPICAL_ACCEPTANCE_ENTRIES: dict[str, dict[str, dict[str, dict]]] = {
 class TypicalAcceptance:
     """One drafter's acceptance on one task.
 
-    basis: MEASURED or ASSUMED. alpha: α of the acceptance shape ``acceptance`` (solved from
+    basis: MEASURED, CARRIED (measured with the drafter of another target) or ASSUMED. alpha: α of the acceptance shape ``acceptance`` (solved from
     the measurement, or assumed). mean_acceptance_length, measured_gamma: the measurement (None
     when assumed). source: where the figure comes from, in a sentence; dataset: the set measured on.
     """
@@ -175,10 +178,10 @@ def _entry(where: str, drafter: str, task: str, e) -> TypicalAcceptance:
     if not isinstance(e, dict):
         raise ModelInputError(where, f"got {type(e).__name__}", "a mapping of field → value")
     basis = e.get("basis")
-    allowed = {MEASURED: ("basis", "mean_acceptance_length", "measured_gamma", "acceptance", "source", "dataset"),
-               ASSUMED: ("basis", "alpha", "acceptance", "source")}
+    measured = ("basis", "mean_acceptance_length", "measured_gamma", "acceptance", "source", "dataset")
+    allowed = {MEASURED: measured, CARRIED: measured, ASSUMED: ("basis", "alpha", "acceptance", "source")}
     if basis not in allowed:
-        raise ModelInputError(f"{where}.basis", f"got {basis!r}", f"{MEASURED} or {ASSUMED}")
+        raise ModelInputError(f"{where}.basis", f"got {basis!r}", f"{MEASURED}, {CARRIED} or {ASSUMED}")
     for name in allowed[basis]:
         if name not in e:
             raise ModelInputError(f"{where}.{name}", "missing", "every field of: " + ", ".join(allowed[basis]))

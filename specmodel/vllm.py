@@ -28,8 +28,12 @@ def speculative_config_flag(state: State, catalog: Catalog | None = None) -> str
     """The command-line flags as typed: ``--speculative-config '{…}'``, after
     ``--tensor-parallel-size N`` for a state on N > 1 GPUs (vLLM's engine argument; the cost
     model shards every pass over them)."""
-    flag = "--speculative-config '" + json.dumps(speculative_config(state, catalog)) + "'"
-    return f"--tensor-parallel-size {state.tp} {flag}" if state.tp > 1 else flag
+    return tensor_parallel_flag(state) + "--speculative-config '" + json.dumps(speculative_config(state, catalog)) + "'"
+
+
+def tensor_parallel_flag(state: State) -> str:
+    """``--tensor-parallel-size N `` (with its trailing space) for a state on N > 1 GPUs, else ""."""
+    return f"--tensor-parallel-size {state.tp} " if state.tp > 1 else ""
 
 
 @dataclass(frozen=True)

@@ -165,7 +165,9 @@ def test_eagle3_acceptance_gives_back_the_published_mean_acceptance_length(targe
     tasks = default_catalog().typical_acceptance["eagle3"][target]
     for task, length in zip(("chat", "summarisation", "code-editing"), lengths, strict=True):
         e = tasks[task]
-        assert (e.basis, e.measured_gamma, e.mean_acceptance_length, e.acceptance) == ("measured", gamma, length, "falling")
+        # the 70B's head is the 8B's measurement carried over, and says so
+        basis = "measured on another target" if target == "llama-3.3-70b-instruct" else "measured"
+        assert (e.basis, e.measured_gamma, e.mean_acceptance_length, e.acceptance) == (basis, gamma, length, "falling")
         assert float(mean_acceptance_length(gamma, e.alpha, "falling", gamma)) == pytest.approx(length, abs=1e-9)
 
 
@@ -182,7 +184,7 @@ def _entries(**edit):
 
 
 @pytest.mark.parametrize("edit, where, allowed", [
-    ({"ngram__*__chat__basis": "guessed"}, "typical_acceptance[ngram][*][chat].basis", "measured or assumed"),
+    ({"ngram__*__chat__basis": "guessed"}, "typical_acceptance[ngram][*][chat].basis", "measured, measured on another target or assumed"),
     ({"ngram__*__chat__acceptance": "upwards"}, "typical_acceptance[ngram][*][chat].acceptance", "falling, same, rising"),
     ({"ngram__*__chat__mean_acceptance_length": 9.0}, "typical_acceptance[ngram][*][chat].mean_acceptance_length",
      "between 1 and 4"),

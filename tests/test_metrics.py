@@ -154,6 +154,16 @@ def test_cli_takes_the_batch_from_running_requests_and_prints_the_take_away():
     assert "dynamic_speculative_decoding" in out.stdout
 
 
+def test_every_flag_the_advice_prints_carries_the_tensor_parallelism():
+    # Found once on the page: the per-batch flag had --tensor-parallel-size 4, the flag that
+    # changes γ with load did not (a 70B target on one GPU, which does not fit).
+    out = _cli("--target", "llama-3.3-70b-instruct", "--tp", "4", "--drafter", "ngram", "--site-grid",
+               str(DATA / "v1-ngram.log"))
+    assert out.returncode == 0, out.stderr
+    flags = [line for line in out.stdout.splitlines() if "--speculative-config" in line]
+    assert len(flags) == 2 and all(line.startswith("--tensor-parallel-size 4 --speculative-config '{") for line in flags)
+
+
 def test_a_fit_no_shape_can_reach_is_called_poor():
     """V0 gives only a mean length; 4.9 at γ = 4 is beyond what the falling shape can produce."""
     line = ("Speculative metrics: Draft acceptance rate: 0.975, System efficiency: 0.980, Number of speculative "

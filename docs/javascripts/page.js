@@ -67,6 +67,8 @@ const URL_AFTER_MS = 150;
 // make one history entry, as a drag does: Back undoes the run, not each step. A run ends when
 // the reader pauses this long, or changes anything else.
 const SLIDER_RUN_MS = 1000;
+// How long "Link copied." stays.
+const COPIED_MS = 4000;
 
 // An explorable link's state shown later than this after the click is not pulled back into place
 // (the reader may have scrolled on).
@@ -347,6 +349,16 @@ class Page {
       // No clipboard permission: show the link so it can be copied by hand.
       status.textContent = `Copy this link: ${url.href}`;
     }
+    // Said for a while, and never of a state the page no longer shows.
+    this.clearCopied?.();
+    const stop = this.state$.subscribe(() => this.clearCopied?.());
+    const timer = setTimeout(() => this.clearCopied?.(), COPIED_MS);
+    this.clearCopied = () => {
+      clearTimeout(timer);
+      stop();
+      status.textContent = "";
+      this.clearCopied = null;
+    };
   }
 
   // --- loading ---------------------------------------------------------------------------

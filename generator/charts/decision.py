@@ -116,7 +116,7 @@ def spec(context: dict) -> dict:
     ).resolve_axis(x="independent").properties(
         title=title("Best drafter and γ, by traffic", "Colour: the fastest drafter at its typical",
                     "acceptance (grey: none beats plain decoding);", "text: its γ and speedup. Faded: does not fit",
-                    "in memory. Dashed ring: the simulation's batch", "and context. Click a cell to open it above."),
+                    "in memory. Dashed ring: the simulation's batch", "and context. Click or tap a cell to open it above."),
     )
     return finish(chart, NAME, DESCRIPTION, select=SELECT)
 

@@ -6,6 +6,7 @@ import json
 from ..catalog import Catalog
 from ..extrapolation import extrapolation_note
 from ..fields import FIELDS
+from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
 from .fit import AcceptanceFit, PER_POSITION
 from .parse import Reading
@@ -73,12 +74,12 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
                      f"{row['speedup_at_fitted_gamma']:>7.2f}×  {row['recommended_gamma']:>5}  "
                      f"{'yes' if row['fits_in_memory'] else 'no'}")
     if advice.speculative_config:
-        lines.append(f"--speculative-config '{json.dumps(advice.speculative_config)}'")
+        lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.speculative_config)}'")
     else:
         lines.append(f"no --speculative-config: at batch {s.batch} no γ beats plain decoding")
     if advice.dynamic_speculative_config:
         lines.append(f"γ by load (vLLM ≥ 0.24, {DYNAMIC_SD_DOCS}):")
-        lines.append(f"--speculative-config '{json.dumps(advice.dynamic_speculative_config)}'")
+        lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.dynamic_speculative_config)}'")
     return "\n".join(lines)
 
 

@@ -211,10 +211,37 @@ def test_a_click_on_a_ladder_rung_sets_the_batch(page, page_log):
     page.goto("/")
     wait_rendered(page, "")
     page.wait_for_function("() => document.querySelector('#figure-ladder .spec-chart').classList.contains('is-live')")
+    # Found once: the dashed 1× rule, drawn once per rung, took a click near rung 1 (or a tap on
+    # empty plot) as one on the last rung's, and opened 1,024 sequences. A click on it does
+    # nothing: the one rung click after it makes the only new history entry.
+    entries = page.evaluate("history.length")
+    rule = page.locator("#figure-ladder .spec-chart__view .mark-rule line").last.bounding_box()
+    page.mouse.click(rule["x"] + 2, rule["y"] + rule["height"] / 2)
     rung = page.locator("#figure-ladder .spec-chart__view path[aria-label*='concurrent sequences: 64;']").first
     rung.click(force=True)
     wait_rendered(page, "?batch=64")
     assert controls_state(page)["batch"] == 64
+    assert page.evaluate("history.length") == entries + 1
+
+
+def test_copy_link_stays_under_the_pointer_and_says_it_only_of_its_state(new_context):
+    # Found once: "Link copied." joined the buttons' row and pushed "Copy link" 73 px aside,
+    # leaving "Reset" under the pointer; a second click reset the state. It also stayed on
+    # screen after the state changed.
+    context = new_context(viewport={"width": 1440, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto("/?batch=64")
+    wait_rendered(page, "?batch=64")
+    buttons = "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y]; })"
+    page.locator("#simulation [data-action=copy-link]").scroll_into_view_if_needed()
+    before = page.eval_on_selector_all("#simulation .spec-sim__actions .md-button:not([hidden])", buttons)
+    page.locator("#simulation [data-action=copy-link]").click()
+    page.wait_for_function("() => document.querySelector('#simulation [data-copied]').textContent !== ''")
+    assert page.eval_on_selector_all("#simulation .spec-sim__actions .md-button:not([hidden])", buttons) == before
+    page.locator("#simulation select[name=drafter]").select_option("ngram")
+    wait_rendered(page, "?batch=64&drafter=ngram")
+    assert page.locator("#simulation [data-copied]").text_content() == ""
 
 
 def test_live_prose_numbers_follow_the_state(page, page_log):

@@ -48,6 +48,11 @@ function shown(raw) {
   return cut ? `${text}…` : text;
 }
 
+// A grid value as the controls write it: thousands separated (4,096).
+function written(value) {
+  return Number.isInteger(value) ? value.toLocaleString("en-US") : String(value);
+}
+
 function parseNumber(raw) {
   const text = raw.trim();
   if (text.length > MAX_VALUE_LENGTH || !NUMBER.test(text)) return null;
@@ -80,10 +85,12 @@ function parseValue(name, key, raw, axes, defaults, labels) {
     const clamped = Math.min(hi, Math.max(lo, x));
     const value = snap(values, clamped);
     if (clamped !== x) {
-      return { value, note: `${key}=${shown(raw)} is outside ${lo}–${hi}; using ${value}.` };
+      return { value, note: `${key}=${shown(raw)} is outside ${written(lo)}–${written(hi)}; using ${written(value)}.` };
     }
     if (Math.abs(value - x) > SAME * Math.max(1, Math.abs(x))) {
-      return { value, note: `${key}=${shown(raw)} is not on the grid; using the nearest value, ${value}.` };
+      // (on a doubling axis, nearest by ratio: 3,000 goes to 4,096, not 2,048)
+      const nearest = isGeometric(values) ? "the nearest value on its doubling scale" : "the nearest value";
+      return { value, note: `${key}=${shown(raw)} is not on the grid; using ${nearest}, ${written(value)}.` };
     }
     return { value };
   }

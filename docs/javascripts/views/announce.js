@@ -20,11 +20,13 @@ export function mountAnnouncer(sim, manifest) {
     }
     pending = false;
     const { state: s, values: v } = latest;
-    const verdict = v.speedup > 1 ? "faster than" : "slower than or equal to";
+    // the word the bar shows beside the same number ("1.00×" is "no faster", never "faster")
+    const verdict = format("verdict", v.speedup);
+    const sequences = s.batch === 1 ? "sequence" : "sequences";
     status.textContent =
       `Speedup ${format("times", v.speedup)} at ${controlText(manifest, "batch", s.batch)} concurrent ` +
-      `sequences, ${controlText(manifest, "drafter", s.drafter)}, γ ${s.gamma}, α ` +
-      `${controlText(manifest, "alpha", s.alpha)}: speculative decoding is ${verdict} plain decoding ` +
+      `${sequences}, ${controlText(manifest, "drafter", s.drafter)}, γ ${s.gamma}, α ` +
+      `${controlText(manifest, "alpha", s.alpha)}: speculative decoding is ${verdict} than plain decoding ` +
       `(${format("tps", v.spec_tokens_per_s)} against ${format("tps", v.plain_tokens_per_s)}).`;
   }
 

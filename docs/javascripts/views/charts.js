@@ -151,7 +151,9 @@ class Chart {
     const view = this.view;
     view.addEventListener("click", (event, item) => {
       const row = item?.datum;
-      if (!row || !names.every((name) => name in row)) return;
+      // Only a mark that stands for its row: the 1× rule, drawn once per rung, is decoration
+      // (out of the accessibility tree too), and a click on it opened the last rung's state.
+      if (!row || item.mark?.marktype === "rule" || !names.every((name) => name in row)) return;
       // The tooltip describes the cell as it was before the click, and would stay over whatever
       // the page shows next (the bar, near the window's bottom) until the pointer moved.
       view.tooltip()?.(view, event, item, null);

@@ -30,7 +30,9 @@ function offer(sim, manifest, name, state) {
   for (const option of options) {
     option.disabled = !available.includes(option.value);
     if (option.tagName !== "OPTION") continue;
-    const label = manifest.labels?.[name]?.[option.value] ?? option.value;
+    // the build's own text of the option ("1,024", "Qwen3-0.6B draft model"), kept
+    option.dataset.label ??= option.textContent.replace(/ \(not [^)]*\)$/, "");
+    const label = option.dataset.label;
     option.textContent = option.disabled ? `${label} (${unavailableWhy(manifest, name, state)})` : label;
   }
 }

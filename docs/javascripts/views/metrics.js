@@ -267,13 +267,16 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const ks = fitting.map((r) => r.use);
     const top = ks.length ? Math.max(...ks) : 0;
     if (top > 0) {
-      const config = flagObject(configFlag(data, { ...state, gamma: top }));
+      const flag = configFlag(data, { ...state, gamma: top });
+      const config = flagObject(flag);
       config.num_speculative_tokens_per_batch_size = batchSchedule(fitting.map((r) => r.batch), ks);
       const p = el("p", "To change γ with load (vLLM 0.24 or later, ");
       const a = el("a", "dynamic speculative decoding", { href: DYNAMIC_DOCS });
       p.append(a, document.createTextNode("), one flag carries the table's batch sizes that fit in memory:"));
       const pre = el("pre");
-      pre.append(el("code", `--speculative-config '${pythonJson(config)}'`));
+      // the flags before it (--tensor-parallel-size on several GPUs) as the per-batch one has them
+      const before = flag.slice(0, flag.indexOf("--speculative-config"));
+      pre.append(el("code", `${before}--speculative-config '${pythonJson(config)}'`));
       nodes.push(p, pre);
     }
     box.replaceChildren(...nodes);
