@@ -75,11 +75,6 @@ def site_typical_acceptance(catalog: Catalog, target: str = "qwen3-8b") -> dict[
             for d, blocks in catalog.typical_acceptance.items() if target in blocks}
 
 
-# Room the weights must leave for the KV caches (and vLLM's own reserve): a configuration uses the
-# fewest GPUs on which the target's and its largest drafter's weights take at most this share.
-WEIGHT_SHARE = 0.8
-
-
 @dataclass(frozen=True)
 class Configuration:
     """A target on a GPU as the site offers it, and the values of the other state fields its data
@@ -106,14 +101,8 @@ class Configuration:
 
 
 def tensor_parallel_for(catalog: Catalog, gpu: str, target: str) -> int | None:
-    """The fewest GPUs (1, 2, 4, 8) on which ``target``'s weights and its largest drafter's take at
-    most WEIGHT_SHARE of the memory; None if eight are not enough."""
-    weights = catalog.targets[target].weight_bytes + max(
-        catalog.drafter(d, target).weight_bytes for d in catalog.drafters_for(target))
-    for tp in FIELDS["tp"].grid:
-        if weights <= WEIGHT_SHARE * tp * catalog.gpus[gpu].memory_capacity_bytes:
-            return tp
-    return None
+    """The GPUs the site gives ``target`` on ``gpu`` (``Catalog.tensor_parallel_for``)."""
+    return catalog.tensor_parallel_for(gpu, target)
 
 
 def configurations(catalog: Catalog) -> list[Configuration]:

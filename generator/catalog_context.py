@@ -3,12 +3,11 @@ source, the configurations the site offers, and the rule by which the calibrated
 carried to them."""
 from __future__ import annotations
 
-from specmodel import Catalog
+from specmodel import FIELDS, Catalog
+from specmodel.catalog import WEIGHT_SHARE
 from specmodel.extrapolation import extrapolation_rule
 
-from specmodel import FIELDS
-
-from .axes import WEIGHT_SHARE, configurations
+from .axes import configurations
 
 ROLES = {"target": "target", "draft": "draft model", "head": "EAGLE-3 head"}
 

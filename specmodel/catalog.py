@@ -94,6 +94,10 @@ GPU_ENTRIES: dict[str, dict] = {
     },
 }
 
+# Room the weights must leave for the KV caches (and vLLM's own reserve): a target is served on the
+# fewest GPUs on which its and its largest drafter's weights take at most this share.
+WEIGHT_SHARE = 0.8
+
 # Hugging Face config.json fields (the sources are each entry's hf_id; docs "The model" lists
 # them). Qwen3: q/k RMSNorm; Llama: none. EAGLE-3 heads: the heads' training configs (AngelSlim's
 # for Qwen3, SafeAILab/EAGLE's for Llama), their draft vocabulary as vocab_size.
@@ -312,6 +316,17 @@ class Catalog:
     def drafters_for(self, target: str) -> list[str]:
         """The keys of the drafters that serve ``target``, in catalog order."""
         return [k for k, d in self.drafters.items() if d.serves(self.targets[target])]
+
+    def tensor_parallel_for(self, gpu: str, target: str) -> int | None:
+        """The fewest GPUs (1, 2, 4, 8: FIELDS["tp"]) on which ``target``'s weights and its largest
+        drafter's take at most WEIGHT_SHARE of the memory; None if eight are not enough. The site
+        offers each target on this many GPUs, and the CLI assumes it when --tp is not given."""
+        weights = self.targets[target].weight_bytes + max(
+            self.drafter(d, target).weight_bytes for d in self.drafters_for(target))
+        for tp in FIELDS["tp"].grid:
+            if weights <= WEIGHT_SHARE * tp * self.gpus[gpu].memory_capacity_bytes:
+                return tp
+        return None
 
     def gpu_group(self, gpu: str, tensor_parallel: int):
         """``tensor_parallel`` GPUs ``gpu`` serving one model (``GPU.group``)."""

@@ -69,8 +69,9 @@ def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> Non
         # else the first of the target's family (_state).
         # α's default is the drafter's typical acceptance on chat for the target (measured where
         # published, else assumed; the table says which).
-        default = None if name in ("drafter", "alpha") else f.default
+        default = None if name in ("drafter", "alpha", "tp") else f.default
         note = {"drafter": f"{f.default}, or the first drafter for the target",
+                "tp": "the fewest that hold the weights with room for the KV caches (1 for the essay's target)",
                 "alpha": "the drafter's typical α on chat for the target (see `specmodel catalog`)"}.get(name, f.default)
         parser.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
                             help=f"{f.help}{choices}; default {note}")
@@ -94,6 +95,10 @@ def _default_drafter(target: str, catalog: Catalog) -> str:
 
 def _state(args: argparse.Namespace, catalog: Catalog) -> State:
     values = {name: getattr(args, name) for name in FIELDS}
+    if values["tp"] is None:
+        # the GPUs the site gives the target (one for the essay's): a 70B target on one L40S
+        # would only be refused for its memory
+        values["tp"] = catalog.tensor_parallel_for(values["gpu"], values["target"]) or FIELDS["tp"].default
     if values["drafter"] is None:
         values["drafter"] = _default_drafter(values["target"], catalog)
     if values["alpha"] is None:

@@ -128,6 +128,14 @@ def test_the_issue_example_runs_and_names_its_extrapolation():
     assert "extrapolated" in out.stdout and "measured on another target: mean acceptance length 2.79 at γ = 3" in out.stdout
 
 
+def test_without_tp_a_target_runs_on_the_gpus_the_site_gives_it():
+    # Found once: the page opened Llama-3.3-70B on four L40S, the CLI assumed one and refused it
+    out = run("evaluate", "--gpu", "l40s", "--target", "llama-3.3-70b-instruct")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("llama-3.3-70b-instruct on 4 × l40s")
+    assert run("evaluate").stdout.startswith("qwen3-8b on h100-sxm,")  # the essay's, on one GPU
+
+
 def test_a_drafter_of_another_family_is_refused_in_one_line():
     out = run("evaluate", "--target", "llama-3.1-8b-instruct", "--drafter", "qwen3-0.6b")
     lines = out.stderr.strip().splitlines()
