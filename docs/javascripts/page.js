@@ -438,6 +438,9 @@ class Page {
       if (log) log.textContent = engineLogLine(data, state);
       this.keepReadingPosition(state);
       this.announcer.shown(state, {
+        fits: Boolean(lookup(data, "fits_in_memory", state)),
+        memory: lookup(data, "memory_required_bytes", state),
+        gpu_memory: lookup(data, "gpu_memory_bytes", state),
         speedup: lookup(data, "speedup", state),
         spec_tokens_per_s: lookup(data, "spec_tokens_per_s", state),
         plain_tokens_per_s: lookup(data, "plain_tokens_per_s", state),

@@ -164,9 +164,9 @@ def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, wi
     assert tables == 0, "a table scrolls sideways without a tab stop"
     assert page.evaluate(WRAPPED_LINES_GO_ON_INDENTED) == []
     assert page.evaluate(CODE_BROKEN_MID_WORD) == []
-    # a name in a table's narrow column stays whole (found once: "Qwen3-" / "0.6B" on a phone)
-    assert page.evaluate("() => [...document.querySelectorAll('article table a.explore')]"
-                         ".filter(a => a.offsetWidth && a.getClientRects().length > 1).map(a => a.textContent)") == []
+    # a name in a table's narrow column or in inline code stays whole (found once: "Qwen3-" /
+    # "0.6B", "Llama-3.2-" / "1B" and `fit-` / `metrics` on a phone)
+    assert page.evaluate(NAMES_BROKEN) == []
     # No table keeps a column off screen (a wide one is shown as cards), the paste box's answer
     # included, on a phone or a laptop.
     if path == "/":
@@ -324,6 +324,28 @@ CODE_BROKEN_MID_WORD = r"""() => {
   }
   return bad;
 }"""
+
+
+# Short names with a hyphen or a slash that the page shows on two lines: in inline code any
+# (`whole-pass`), in a table's short cell a model's or a version's ("Qwen3-30B-A3B"; "all-reduce"
+# may break as a word does, and so may a name inside a cell's sentence).
+NAMES_BROKEN = r"""() => [...document.querySelectorAll('article td, article :not(pre) > code')]
+  .filter(e => e.offsetWidth && !e.closest('details:not([open])')).flatMap(e => {
+    const versioned = e.tagName === 'TD';
+    if (versioned && e.textContent.trim().length > 60) return [];  // a sentence (a source) breaks as prose does
+    const range = document.createRange(), out = [];
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.data.matchAll(/[^\s,;()]*[\p{L}\p{N}][-\/][^\s,;()]*[\p{L}\p{N}]/gu)) {
+        if (m[0].length > 24 || (versioned && !/\d/.test(m[0]) && !n.parentElement.closest('code'))) continue;
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+    return out;
+  })"""
 
 
 # Each value in the bar with the word before it ("γ 4", "α 0.75", "64 seq"): [label, value, same

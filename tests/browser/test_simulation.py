@@ -391,6 +391,12 @@ def test_memory_warning_when_it_does_not_fit(page, page_log):
     notes = page.locator("article figure [data-fit-note]")
     assert notes.count() > 5
     assert all(not n.is_hidden() or n.evaluate("e => !!e.closest('.spec-sim')") for n in notes.all())
+    # on a laptop, on the panel's first screen, beside its title (found once: said nowhere there)
+    title = page.locator("#simulation .spec-sim__title [data-fit-note]")
+    assert title.is_visible() and title.text_content() == "does not fit in 80 GB"
+    # and the spoken summary says it too
+    page.locator("#simulation select[name=drafter]").select_option("ngram")
+    page.wait_for_function("() => document.querySelector('#simulation [data-status]').textContent.includes('do not fit')")
 
     page.locator("#simulation [data-action=reset]").click()
     wait_rendered(page, "")

@@ -27,7 +27,9 @@ export function mountAnnouncer(sim, manifest) {
       `Speedup ${format("times", v.speedup)} at ${controlText(manifest, "batch", s.batch)} concurrent ` +
       `${sequences}, ${controlText(manifest, "drafter", s.drafter)}, γ ${s.gamma}, α ` +
       `${controlText(manifest, "alpha", s.alpha)}: speculative decoding is ${verdict} than plain decoding ` +
-      `(${format("tps", v.spec_tokens_per_s)} against ${format("tps", v.plain_tokens_per_s)}).`;
+      `(${format("tps", v.spec_tokens_per_s)} against ${format("tps", v.plain_tokens_per_s)}).` +
+      (v.fits ? "" : ` These settings do not fit: they need ${format("gb_needed", v.memory)}, more than ` +
+        `the ${format("gb", v.gpu_memory)} of GPU memory.`);
   }
 
   return {

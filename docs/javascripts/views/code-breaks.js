@@ -8,6 +8,8 @@
 // entire, and only a piece longer than a whole line breaks inside, after its underscores and
 // colons (a <wbr> each). <wbr> and the span are elements, not characters: what a reader copies is
 // the code as written.
+import { keepNamesWhole } from "./names.js";
+
 const PUNCTUATION = /[,([{=&|]/; // a long run may break after these
 const BREAKS_INSIDE = /[_:/-]/; // where a browser or a <wbr> could cut a piece
 const WBR_AFTER = /[_:]/; // inside a piece longer than a line
@@ -82,8 +84,14 @@ export function breakAtSeparators(code) {
   code.normalize();
 }
 
+// Inline code keeps its short names whole (`fit-metrics`, `whole-pass`): views/names.js.
+function keepInlineNamesWhole(root) {
+  for (const code of root.querySelectorAll(".md-typeset :not(pre) > code")) keepNamesWhole(code);
+}
+
 // Every code block under `root`, once.
 export function breakCodeAtSeparators(root) {
+  keepInlineNamesWhole(root);
   for (const code of root.querySelectorAll(".md-typeset pre > code:not([data-breaks])")) {
     code.dataset.breaks = "";
     breakAtSeparators(code);

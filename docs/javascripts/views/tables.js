@@ -3,7 +3,7 @@
 // formats are the chart's declaration in the manifest, so a table reads the same before and
 // after the script runs.
 import { format } from "../core/format.js";
-import { labelCells, shorten } from "./wide-tables.js";
+import { keepCellNamesWhole, labelCells, shorten } from "./wide-tables.js";
 
 // A cell with no value (a measurement not taken there) reads as a dash; chart_rows.py agrees.
 export const NO_VALUE = "–";
@@ -48,6 +48,7 @@ function replaceBody(table, body) {
   if (table.tBodies[0]) table.tBodies[0].replaceWith(body);
   else table.append(body);
   if ("cards" in table.dataset) {
+    keepCellNamesWhole(table);
     labelCells(table); // shown as cards: keep the cells' headers, and the count on the button
     shorten(table);
   }

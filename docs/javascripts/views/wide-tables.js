@@ -3,6 +3,8 @@
 // that still overflows (a table without a header row) gets a tab stop and a name (the table's
 // caption, else its summary or heading), so a keyboard reader can scroll it; the others stay out
 // of the tab order.
+import { keepNamesWhole } from "./names.js";
+
 const WRAPPERS = ".md-typeset__scrollwrap";
 
 function name(wrapper) {
@@ -26,6 +28,19 @@ export function labelCells(table) {
       [...row.cells].forEach((cell, i) => {
         if (i < headers.length) cell.dataset.label = headers[i];
       });
+    }
+  }
+}
+
+// A model's or a version's name ("Qwen3-30B-A3B") stays on one line in a table's short cells
+// (views/names.js); a cell holding a sentence (a source) keeps its usual breaks, or the model
+// page's tables would be too wide to be tables on a laptop.
+export function keepCellNamesWhole(table) {
+  for (const body of table.tBodies) {
+    for (const row of body.rows) {
+      for (const cell of row.cells) {
+        if (cell.textContent.trim().length <= LONG_CELL_CHARS) keepNamesWhole(cell, { versioned: true });
+      }
     }
   }
 }
@@ -69,6 +84,7 @@ function fit(root) {
   const tables = [...root.querySelectorAll(".md-typeset table")].filter((t) => t.tHead && !t.closest("details:not([open])"));
   for (const table of tables) {
     if ("cards" in table.dataset) delete table.dataset.cards;
+    keepCellNamesWhole(table);
     markLongCells(table);
   }
   const wide = tables.filter((table) => {

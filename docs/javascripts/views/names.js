@@ -1,0 +1,28 @@
+// A short name with a hyphen or a slash in it ("Qwen3-30B-A3B", "Llama-3.2-1B", `fit-metrics`)
+// is kept on one line: a narrow column or a line's end would break it after the hyphen, which
+// reads as two names. Used in tables (views/wide-tables.js) and inline code (views/code-breaks.js). Each name once: text already kept whole is left alone.
+const NAME = /[^\s,;()]*[\p{L}\p{N}][-/][^\s,;()]*[\p{L}\p{N}]/gu;
+const NAME_CHARS = 24; // longer ones may still wrap: they can be longer than a phone's line
+
+// `versioned`: only names with a digit in them (a model, a version): in a table's prose an
+// ordinary hyphenated word ("all-reduce") may break as words do.
+export function keepNamesWhole(el, { versioned = false } = {}) {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.parentElement.closest(".spec-nowrap, pre")) nodes.push(n);
+  }
+  for (const node of nodes) {
+    const pieces = [];
+    let from = 0;
+    for (const match of node.data.matchAll(NAME)) {
+      if (match[0].length > NAME_CHARS || (versioned && !/\d/.test(match[0]))) continue;
+      pieces.push(node.data.slice(from, match.index));
+      pieces.push(Object.assign(document.createElement("span"), { className: "spec-nowrap", textContent: match[0] }));
+      from = match.index + match[0].length;
+    }
+    if (pieces.length === 0) continue;
+    pieces.push(node.data.slice(from));
+    node.replaceWith(...pieces.filter((piece) => piece !== ""));
+  }
+}
