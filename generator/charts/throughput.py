@@ -27,7 +27,7 @@ ROWS = {
                       measured_context=field("measured_context_tokens"))],
 }
 COLUMNS = ([column("batch", "concurrent sequences", "int"), column("plain", "plain tokens/s", "tps"),
-            column("other_plain", "plain tokens/s, other cost model", "tps"), column("fits", "fits in memory", "yes")]
+            column("other_plain", "plain tokens/s, other cost model", "tps"), column("fits", "plain decoding fits in memory", "yes")]
            + [column(f"measured_{study}", f"measured by {study} (near this context)", "tps")
               for study in MEASURED_STUDIES])
 HEIGHT = 190
