@@ -313,6 +313,21 @@ def _contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+def _each_state_drawn(page, scheme: str, queries):
+    """Each of ``queries`` in turn (a load, then moves in place as Back and Forward make them),
+    yielded once its readouts and every chart are drawn in palette ``scheme``."""
+    for i, query in enumerate(queries):
+        if i == 0:
+            page.goto("/" + query)
+        else:
+            page.evaluate(IN_PLACE, "/" + query)
+        wait_rendered(page, query)
+        page.wait_for_function("s => document.body.dataset.mdColorScheme === s",
+                               arg="slate" if scheme == "dark" else "default")
+        page.wait_for_function(ALL_LIVE)
+        yield query
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_ladder_and_decision_map_encodings_read_the_same_in_both_palettes(new_context, scheme):
     """Found once in the dark palette: the ladder's current rung drawn brightest and the rungs
@@ -324,15 +339,7 @@ def test_ladder_and_decision_map_encodings_read_the_same_in_both_palettes(new_co
     page = new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
     problems = []
     # a fitting current rung beside fitting and non-fitting ones; a non-fitting current rung
-    for i, query in enumerate(("?batch=2&context=32768", "?batch=64&context=32768")):
-        if i == 0:
-            page.goto("/" + query)
-        else:
-            page.evaluate(IN_PLACE, "/" + query)
-        wait_rendered(page, query)
-        page.wait_for_function("s => document.body.dataset.mdColorScheme === s",
-                               arg="slate" if scheme == "dark" else "default")
-        page.wait_for_function(ALL_LIVE)
+    for query in _each_state_drawn(page, scheme, ("?batch=2&context=32768", "?batch=64&context=32768")):
         ladder = page.evaluate(DRAWN, "ladder")
         page_colour = _rgb(ladder["background"])
         bars = [m for m in ladder["marks"] if m["role"] == "bar"]
@@ -408,15 +415,8 @@ def test_every_chart_text_reads_against_the_page_in_both_palettes(new_context, s
     # 3.1:1 on the light one. Small text needs 4.5:1 (WCAG 1.4.3).
     page = new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
     problems, seen = [], set()
-    for i, query in enumerate(("", "?batch=1024&context=32768&gamma=10&alpha=0.05", "?alpha=0.95&acceptance=same")):
-        if i == 0:
-            page.goto("/")
-        else:
-            page.evaluate(IN_PLACE, "/" + query)
-        wait_rendered(page, query)
-        page.wait_for_function("s => document.body.dataset.mdColorScheme === s",
-                               arg="slate" if scheme == "dark" else "default")
-        page.wait_for_function(ALL_LIVE)
+    for _ in _each_state_drawn(page, scheme, ("", "?batch=1024&context=32768&gamma=10&alpha=0.05",
+                                               "?alpha=0.95&acceptance=same")):
         for chart, text, fill, alpha, background in page.evaluate(CHART_INK):
             seen.add(fill)
             ratio = _contrast(_over(fill, alpha, background), _rgb(background))
