@@ -9,7 +9,7 @@ import { Store } from "./core/store.js";
 import { constrainState, parseQuery, sameState, serializeQuery } from "./core/url-state.js";
 import { mountAnnouncer } from "./views/announce.js";
 import { mountBar } from "./views/bar.js";
-import { mountCharts, stopCharts, updateCharts } from "./views/charts.js";
+import { chartsSettled, mountCharts, stopCharts, updateCharts } from "./views/charts.js";
 import { greyedChoices, mountControls } from "./views/controls.js";
 import { mountMetrics } from "./views/metrics.js";
 import { showFitNotes } from "./views/fit-notes.js";
@@ -17,6 +17,7 @@ import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
 import { fitWideTables } from "./views/wide-tables.js";
+import { ReadingAnchor } from "./views/reading-anchor.js";
 import { claimPopState, installSectionLinks, sectionNamed } from "./views/section-links.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
@@ -70,10 +71,6 @@ const SLIDER_RUN_MS = 1000;
 // How long "Link copied." stays.
 const COPIED_MS = 4000;
 
-// An explorable link's state shown later than this after the click is not pulled back into place
-// (the reader may have scrolled on).
-const READING_ANCHOR_MS = 1000;
-
 // The sliders whose every step needs other files (manifest contract "files": the shards are by
 // α, the step breakdowns by γ); batch and context stay inside the state's files.
 const PREFETCHED_DIMS = ["alpha", "gamma"];
@@ -98,7 +95,8 @@ class Page {
     this.hash = location.hash; // as of our last URL write: see ownsPopState
     this.committed = null; // what the current history entry's URL says, as of the last commit
     this.loads = 0;
-    this.readingAnchor = null; // an explorable link just clicked, and where it was: keepReadingPosition
+    this.readingAnchor = null; // what the reader reads, held in place while a state is drawn
+    this.lastExplore = null; // the explorable link last clicked (Back holds it if it is on screen)
     this.sliderRun = null; // {slider, at, state}: the last step of a slider's run (SLIDER_RUN_MS)
     this.urlTimer = 0; // a dragged slider's address (urlPending), written once the reader pauses
     this.urlPending = null;
@@ -240,6 +238,7 @@ class Page {
     const { state, notes } = parseQuery(query, this.manifest);
     showNotes(this.sim, notes);
     this.pushUrl(state);
+    this.holdNothingIfSame(state);
     this.state$.set(state, { source: "link" });
     if (!quiet) this.announcer?.soon();
     this.bar?.changed();
@@ -298,19 +297,26 @@ class Page {
   }
 
   onPopState() {
+    // a state change in place (not a hash change, after which the theme scrolls): the reader
+    // stays where they are
+    const anchor = location.hash === this.hash && this.sim
+      ? ReadingAnchor.onScreen(this.sim.closest("article") ?? document.body, this.sim, this.lastExplore) : null;
+    this.holdReading(anchor);
     this.hash = location.hash;
     relinkThisPage();
     const { state, notes } = parseQuery(location.search, this.manifest);
     showNotes(this.sim, notes);
     this.committed = state;
+    this.holdNothingIfSame(state);
     this.state$.set(state, { source: "history" });
     this.announcer?.soon();
   }
 
   // A chart's mark was clicked (a ladder rung, a decision-map cell): open the state it names, as
-  // a link would.
-  onSelect(values) {
+  // a link would. The chart stays under the pointer.
+  onSelect(values, chart) {
     if (!this.sim) return;
+    this.holdReading(chart);
     this.go(serializeQuery({ ...this.state$.get(), ...values }, this.manifest));
   }
 
@@ -320,22 +326,36 @@ class Page {
     // Ours alone: the theme's instant navigation would otherwise fetch the page again.
     event.preventDefault();
     event.stopPropagation();
-    // The link stays where the reader sees it: the browser's scroll anchoring keeps it there
-    // through most changes above it, but not all (keepReadingPosition).
-    const top = link.getBoundingClientRect().top;
-    this.readingAnchor = { link, top, state: this.go(link.search), at: performance.now() };
+    // The link stays where the reader sees it (views/reading-anchor.js), measured before the
+    // state's notes change anything.
+    this.lastExplore = link;
+    this.holdReading(link);
+    this.go(link.search);
   }
 
-  // After a state opened by an explorable link is on screen: if what changed above the link moved
-  // it (scroll anchoring is off for a frame in which, say, a fixed box appears), scroll it back.
-  keepReadingPosition(state) {
+  // Hold `element` (or nothing) in place while the state asked for next is drawn.
+  holdReading(element) {
+    this.readingAnchor?.release();
+    this.readingAnchor = element ? new ReadingAnchor(element) : null;
+  }
+
+  // `state` is the one shown (or on its way): nothing new will be drawn, nothing to hold.
+  holdNothingIfSame(state) {
+    const now = this.state$.get();
+    if (now !== null && sameState(now, state)) this.holdReading(null);
+  }
+
+  // Once every chart shows `state` and that frame is painted, the page has stopped moving.
+  releaseReadingOnceDrawn() {
     const anchor = this.readingAnchor;
-    this.readingAnchor = null;
-    // only for the state the link opened, shown at once (a reader who scrolls meanwhile is left be)
-    if (!anchor || !anchor.link.isConnected || !sameState(anchor.state, state)) return;
-    if (performance.now() - anchor.at > READING_ANCHOR_MS) return;
-    const moved = anchor.link.getBoundingClientRect().top - anchor.top;
-    if (Math.abs(moved) >= 1) scrollBy({ top: moved, behavior: "instant" });
+    if (!anchor) return;
+    chartsSettled()
+      .then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))))
+      .then(() => {
+        if (this.readingAnchor !== anchor) return;
+        anchor.hold();
+        this.holdReading(null);
+      });
   }
 
   async copyLink() {
@@ -436,7 +456,8 @@ class Page {
       }
       const log = this.sim.querySelector("[data-vllm=log]");
       if (log) log.textContent = engineLogLine(data, state);
-      this.keepReadingPosition(state);
+      this.readingAnchor?.hold();
+      this.releaseReadingOnceDrawn();
       this.announcer.shown(state, {
         fits: Boolean(lookup(data, "fits_in_memory", state)),
         memory: lookup(data, "memory_required_bytes", state),
@@ -593,7 +614,7 @@ export async function setupPage() {
     if (link && page === current) current.onExploreClick(event, link);
   });
   article.addEventListener("spec:select", (event) => {
-    if (page === current) current.onSelect(event.detail.values);
+    if (page === current) current.onSelect(event.detail.values, event.target.closest?.(".spec-chart") ?? event.target);
   });
   // The numbers first (manifest, then the state's files in parallel), the charts after: their
   // specs, data and views would otherwise hold up the readouts of a linked state.

@@ -313,12 +313,14 @@ function finalizeDetached() {
       observer?.unobserve(el);
     }
   }
+  noteSettled();
 }
 
 // The page's data belongs to another build than the page (page.js): no chart may show it, and
 // the specs' data URLs would load it. Every chart keeps its picture, with why.
 export function stopCharts(reason) {
   pending.clear();
+  noteSettled();
   for (const chart of charts.values()) {
     chart.generation += 1; // an embed in flight must not bring the view back
     chart.fail(reason);
@@ -364,6 +366,24 @@ let latestRows = null; // rowsFor of the state on screen
 const pending = new Set(); // charts (and their tables) still showing an earlier state
 let frame = 0;
 let settleTimer = 0;
+let updating = 0; // charts being given their rows
+let settled = []; // chartsSettled's waiters
+
+// Resolves once every chart shows the rows last given to updateCharts, the essay's too: the page
+// has stopped changing for that state.
+export function chartsSettled() {
+  return new Promise((resolve) => {
+    settled.push(resolve);
+    noteSettled();
+  });
+}
+
+function noteSettled() {
+  if (pending.size > 0 || updating > 0) return;
+  const waiting = settled;
+  settled = [];
+  for (const resolve of waiting) resolve();
+}
 
 // rowsFor(chartName) → {datasets, columns}, or null for a chart whose data never change.
 // Charts in view in the simulation (the ladder) follow at once, so the reader sees them move
@@ -401,9 +421,18 @@ function applyRows(chart, rowsFor) {
     found = rowsFor(chart.name);
   } catch (error) {
     chart.unavailable(error.message);
+    noteSettled();
     return Promise.resolve();
   }
-  return found ? chart.update(found.datasets, found.columns) : Promise.resolve();
+  if (!found) {
+    noteSettled();
+    return Promise.resolve();
+  }
+  updating += 1;
+  return chart.update(found.datasets, found.columns).finally(() => {
+    updating -= 1;
+    noteSettled();
+  });
 }
 
 function scheduleFrame() {
@@ -419,13 +448,17 @@ function flushOnScreen() {
       applyRows(chart, latestRows);
     }
   }
+  noteSettled();
 }
 
 // The state has rested: the charts off screen catch up, one per task, so an input arriving
 // meanwhile is not kept waiting (it restarts the wait).
 function drainPending() {
   const [chart] = pending;
-  if (!chart) return;
+  if (!chart) {
+    noteSettled();
+    return;
+  }
   pending.delete(chart);
   if (chart.el.isConnected) applyRows(chart, latestRows);
   settleTimer = setTimeout(drainPending, 0);

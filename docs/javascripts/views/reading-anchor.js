@@ -1,0 +1,69 @@
+// What the reader is reading stays where it is on screen while a state they asked for from the
+// page (an explorable link, Back or Forward, a click on a chart) is drawn.
+//
+// The browser's scroll anchoring keeps most of the page still, but it anchors to a block that
+// is partly on screen, and a change inside that block below its top moves everything after it:
+// a figure taller than the window that gains a "does not fit" note at its foot, a chart whose
+// legend gains a row as it comes on screen, after the numbers. Safari has no scroll anchoring
+// at all. So the page holds an element itself: the link clicked, the chart clicked, or after
+// Back the link last clicked if it is still on screen, else the first block whose top is.
+
+// The blocks a reader's eye rests on, outside the simulation (which is held by its own top).
+const READING_BLOCKS = "p, li, h2, h3, h4, dt, dd, figure, table, pre, blockquote, details";
+// Input that moves the page or starts something else: from then on the reader chose where they are.
+const READER_MOVES = ["wheel", "touchstart", "keydown", "pointerdown"];
+// Held until every chart shows the state (page.js releases it then) or the reader moves, and
+// no longer than this: a reader may scroll with the scroll bar, which sends none of READER_MOVES.
+const HOLD_MS = 8000;
+
+export class ReadingAnchor {
+  /** Holds `element` where it is on screen now, through every change of the page's height, until
+   *  the reader moves the page, HOLD_MS pass, or release() is called. */
+  constructor(element) {
+    this.element = element;
+    this.top = element.getBoundingClientRect().top;
+    this.at = performance.now();
+    this.released = false;
+    this.release = this.release.bind(this);
+    for (const type of READER_MOVES) addEventListener(type, this.release, { capture: true, passive: true });
+    // A resize is reported after layout and before paint: the reader never sees the move.
+    this.resizes = new ResizeObserver(() => this.hold());
+    this.resizes.observe(document.body);
+  }
+
+  /** The element to hold after Back or Forward: `lastLink` if any of it is on screen, else the
+   *  first reading block in `article` (or `sim`) whose top is on screen; null if none is. */
+  static onScreen(article, sim, lastLink) {
+    const inView = (el) => {
+      const { top, bottom } = el.getBoundingClientRect();
+      return bottom > 0 && top < innerHeight;
+    };
+    if (lastLink?.isConnected && inView(lastLink)) return lastLink;
+    // in the order of the page; nothing inside the simulation or a figure, which change inside
+    const candidates = [...article.querySelectorAll(sim?.id ? `#${sim.id}, ${READING_BLOCKS}` : READING_BLOCKS)]
+      .filter((el) => el === sim || (!sim?.contains(el) && !el.parentElement?.closest("figure")));
+    return candidates.find((el) => {
+      const { top } = el.getBoundingClientRect();
+      return top >= 0 && top < innerHeight;
+    }) ?? null;
+  }
+
+  /** Scrolls the element back to where it was (now: the page calls it as soon as it has changed
+   *  the page, so a script reading positions next sees them in place). */
+  hold() {
+    if (this.released) return;
+    if (!this.element.isConnected || performance.now() - this.at > HOLD_MS) {
+      this.release();
+      return;
+    }
+    const moved = this.element.getBoundingClientRect().top - this.top;
+    if (Math.abs(moved) >= 1) scrollBy({ top: moved, behavior: "instant" });
+  }
+
+  release() {
+    if (this.released) return;
+    this.released = true;
+    this.resizes.disconnect();
+    for (const type of READER_MOVES) removeEventListener(type, this.release, { capture: true });
+  }
+}
