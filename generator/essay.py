@@ -180,7 +180,7 @@ class Recorder:
     def finalize(self, value):
         path = getattr(value, "path", None)
         if isinstance(value, Quantity) and not isinstance(value, Quoted):
-            raise TemplateBuildError(f"{path} = {float(value)!r} printed without a format filter (times, pct, gib, …)")
+            raise TemplateBuildError(f"{path} = {float(value)!r} printed without a format filter (times, pct, gb, …)")
         if path is not None:
             # one value may be quoted in several formats (2.07× and 2.1×): keep each
             texts = self.quoted.setdefault(self.page, {}).setdefault(path, [])

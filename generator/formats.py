@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import math
 
-GIB = 2**30
-KIB = 2**10
-
 FORMATS: dict[str, dict] = {
     "times": {"decimals": 2, "suffix": "×"},
     "times1": {"decimals": 1, "suffix": "×"},
     "pct": {"scale": 100, "decimals": 0, "suffix": "%"},
     "pct1": {"scale": 100, "decimals": 1, "suffix": "%"},
-    "gib": {"divide": GIB, "decimals": 2, "suffix": " GiB", "group": True},
+    # Sizes in decimal units, as GPU datasheets give memory (80 GB): a state's weights, KV caches
+    # and the memory they need add up in one unit, against the GPUs' memory in the same unit.
+    "gb2": {"divide": 1e9, "decimals": 2, "suffix": " GB", "group": True},
     "gb": {"divide": 1e9, "decimals": 0, "suffix": " GB", "group": True},
     # memory a state needs, to a tenth of a GB and rounded up (as the CLI writes it): a state
     # that needs 192.3 GB of four L40S' 192 GB never reads "192 GB of 192 GB: does not fit"
     "gb_needed": {"divide": 1e9, "decimals": 1, "round": "up", "suffix": " GB", "group": True},
-    "kib": {"divide": KIB, "decimals": 0, "suffix": " KiB", "group": True},
+    "kb": {"divide": 1e3, "decimals": 0, "suffix": " kB", "group": True},
     # below 1 ms, microseconds to three significant figures: "9.12 µs", never "0.01 ms" for a
     # step an n-gram drafter takes (the charts write durations the same way)
     "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms", "group": True,
@@ -70,7 +69,7 @@ def _compared(spec: dict, value) -> str:
 
 def zero_is_nothing(spec: dict) -> bool:
     """Whether format ``spec`` writes an exact zero as "0" and its unit: an amount of something
-    (a unit word: " GiB", " ms"), where zero is none at all. A share or a plain number keeps its
+    (a unit word: " GB", " ms"), where zero is none at all. A share or a plain number keeps its
     decimals ("0.0" beside "0.4" in one column, not "0"). format.js's zeroIsNothing agrees."""
     return spec.get("suffix", "").startswith(" ")
 
@@ -92,7 +91,7 @@ def _number(spec: dict, value) -> str:
     # (+ 0.0: a negative zero is written as zero, never "-0.00")
     x = float(value) * spec.get("scale", 1) / spec.get("divide", 1) + 0.0
     if x == 0 and zero_is_nothing(spec):
-        # nothing at all (an n-gram drafter's weights): "0 GiB", not a measured-looking "0.00 GiB"
+        # nothing at all (an n-gram drafter's weights): "0 GB", not a measured-looking "0.00 GB"
         return "0" + spec.get("suffix", "")
     small = small_decimals(spec, x)
     if small:

@@ -19,8 +19,8 @@ def catalog_text(catalog: Catalog) -> str:
         role = "target" if key in catalog.targets else "head" if m.is_eagle3_head else "draft"
         moe = (f", {m.num_experts} experts, {m.num_experts_per_tok} per token, "
                f"{m.active_params / 1e9:.2f} B active" if m.is_moe else "")
-        lines.append(f"  {key:<30} {role:<6} {m.params / 1e9:7.3f} B params, {m.weight_bytes / 2**30:7.2f} GiB bf16, "
-                     f"KV {m.kv_bytes_per_token // 1024} KiB/token, L={m.num_hidden_layers} h={m.hidden_size}{moe}"
+        lines.append(f"  {key:<30} {role:<6} {m.params / 1e9:7.3f} B params, {m.weight_bytes / 1e9:7.2f} GB bf16, "
+                     f"KV {m.kv_bytes_per_token / 1e3:.1f} kB/token, L={m.num_hidden_layers} h={m.hidden_size}{moe}"
                      f"  ({m.hf_id})")
     lines += ["", "Drafters (the targets each drafts for):"]
     for key, d in catalog.drafters.items():

@@ -33,8 +33,6 @@ from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
 from .vllm import engine_log_line, engine_log_window, speculative_config_flag
 
-GIB = 2**30
-KIB = 2**10
 DATA = resources.files("specmodel") / "data"
 FITTED_MODULE = Path(__file__).resolve().parent / "calibration" / "fitted.py"
 
@@ -150,15 +148,15 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
         ("per-position acceptance", pp),
         ("draft share of wall clock", f"{r.draft_time_share:.1%}"),
         ("arithmetic ratio", f"{r.arithmetic_ratio:.3f}×"),
-        ("verify pass bytes", f"{r.verify_bytes / GIB:.2f} GiB"),
+        ("verify pass bytes", f"{r.verify_bytes / 1e9:.3f} GB"),
         ("verify pass FLOPs", f"{r.verify_flops / 1e12:.4f} TFLOP"),
         ("verify memory time", f"{r.verify_memory_time_s * 1e3:.3f} ms"),
         ("verify arithmetic time", f"{r.verify_compute_time_s * 1e3:.3f} ms"),
         ("tensor cores idle (verify)", f"{r.tensor_core_idle_fraction:.1%}"),
-        ("target weights", f"{r.target_weight_bytes / GIB:.2f} GiB"),
-        ("draft weights", f"{r.draft_weight_bytes / GIB:.2f} GiB"),
-        ("target KV cache per token", f"{r.target_kv_bytes_per_token / KIB:.0f} KiB"),
-        ("draft KV cache per token", f"{r.draft_kv_bytes_per_token / KIB:.0f} KiB"),
+        ("target weights", f"{r.target_weight_bytes / 1e9:.3f} GB"),
+        ("draft weights", f"{r.draft_weight_bytes / 1e9:.3f} GB"),
+        ("target KV cache per token", f"{r.target_kv_bytes_per_token / 1e3:.1f} kB"),
+        ("draft KV cache per token", f"{r.draft_kv_bytes_per_token / 1e3:.1f} kB"),
         ("memory required", f"{gb_needed(r.memory_required_bytes)} of {capacity / 1e9:.0f} GB"
          + ("" if r.fits_in_memory else "  (does not fit)")),
     ]

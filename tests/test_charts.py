@@ -204,7 +204,7 @@ def test_static_charts_need_their_rows(site):
 def test_table_cells_use_the_columns_format():
     assert cell_text(0.8854, "times") == "0.89×" and cell_text(1024, "int") == "1,024"
     assert cell_text(True, "yes") == "yes" and cell_text("ngram", None) == "ngram"
-    assert cell_text(16_702_334_976, "gib") == format_value("gib", 16_702_334_976) == "15.56 GiB"
+    assert cell_text(16_702_334_976, "gb2") == format_value("gb2", 16_702_334_976) == "16.70 GB"
 
 
 # --- specs --------------------------------------------------------------------------------

@@ -294,7 +294,7 @@ def test_a_measurement_with_an_address_links_its_citation(pages):
             assert linked, m.id
 
 
-UNIT_WORDS = {"s": "s", "ms": "ms", "µs": "µs", "%": "%", "GiB": "GiB", "GB": "GB", "KiB": "KiB",
+UNIT_WORDS = {"s": "s", "ms": "ms", "µs": "µs", "%": "%", "GiB": "GiB", "GB": "GB", "KiB": "KiB", "kB": "kB",
               "TB/s": "TB/s", "GB/s": "GB/s", "TFLOP/s": "TFLOP/s", "TFLOP": "TFLOP", "tokens/s": "tokens/s"}
 CELL_UNIT = re.compile(rf"^-?{NUM}\s?({'|'.join(re.escape(u) for u in sorted(UNIT_WORDS, key=len, reverse=True))})(?:\s|$|\*)")
 NAMED_UNIT = re.compile(rf"\(({'|'.join(re.escape(u) for u in UNIT_WORDS)})\)$")

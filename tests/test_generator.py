@@ -111,8 +111,8 @@ def test_json_round_trips_to_the_model(files):
 
 def test_every_stored_value_writes_as_the_unrounded_value_does(site):
     # One rounding, from the unrounded value: for every field and every format it may be shown
-    # in, the stored value and the model's value read the same (15.56 GiB, never 15.55 here and
-    # 15.56 in the CLI).
+    # in, the stored value and the model's value read the same (16.70 GB, never 16.69 here and
+    # 16.70 in the CLI).
     checked = 0
     for field, spec in FIELDS.items():
         if not spec.formats:
@@ -338,8 +338,8 @@ def test_a_constant_without_a_source_stops_the_build_with_one_line(tmp_path):
 
 
 def test_every_number_format_groups_thousands_and_writes_nothing_as_zero():
-    """A verify pass can read 4,640 GiB and take 1,993 ms: no format may print "4640.18 GiB".
-    And an exact zero of an amount (an n-gram drafter's weights) reads "0 GiB", not "0.00 GiB"."""
+    """A verify pass can read 4,982 GB and take 1,993 ms: no format may print "4982.18 GB".
+    And an exact zero of an amount (an n-gram drafter's weights) reads "0 GB", not "0.00 GB"."""
     from generator.formats import FORMATS, format_value
 
     for name, spec in FORMATS.items():

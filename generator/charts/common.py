@@ -81,7 +81,7 @@ def number_text(expr: str) -> str:
 def formatted(expr: str, name: str, suffix: bool = True) -> str:
     """A Vega expression writing ``expr`` as format ``name`` of generator.formats.FORMATS writes
     it (the prose and the readouts): a chart shows a quantity with the rounding the text next to
-    it uses ("15.26 GiB" in both, never "15.3" beside "15.26"). suffix=False leaves the unit off
+    it uses ("16.38 GB" in both, never "16.4" beside "16.38"). suffix=False leaves the unit off
     (a bar's label, the unit in the axis title). KeyError for an unknown format."""
     spec = FORMATS[name]
     if "decimals" not in spec or "join" in spec or "compare" in spec:

@@ -7,7 +7,7 @@ from .common import ORANGE, TEAL, axis, column, field, finish, formatted, label,
 
 NAME = "memory"
 SAYS_IF_IT_FITS = False  # the same rows at any batch and context
-DESCRIPTION = ("Two bar charts side by side: model weights in GiB and KV cache per token in KiB, for the "
+DESCRIPTION = ("Two bar charts side by side: model weights in GB and KV cache per token in kB, for the "
                "target and each drafter.")
 ROWS = {"table": [
     {"walk": [], "rows": [{"model": label("target"), "role": literal("target"),
@@ -17,8 +17,8 @@ ROWS = {"table": [
                                     "weight_bytes": field("draft_weight_bytes"),
                                     "kv_bytes_per_token": field("draft_kv_bytes_per_token")}]},
 ]}
-COLUMNS = [column("model", "model"), column("role", "role"), column("weight_bytes", "weights", "gib"),
-           column("kv_bytes_per_token", "KV cache per token", "kib")]
+COLUMNS = [column("model", "model"), column("role", "role"), column("weight_bytes", "weights", "gb2"),
+           column("kv_bytes_per_token", "KV cache per token", "kb")]
 PANEL_WIDTH = 120
 PANEL_SPACING = 36
 ROW_STEP = 34
@@ -26,20 +26,20 @@ ROW_STEP = 34
 
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
-        weight_gib="datum.weight_bytes / 1073741824", kv_kib_per_token="datum.kv_bytes_per_token / 1024",
+        weight_gb="datum.weight_bytes / 1e9", kv_kb_per_token="datum.kv_bytes_per_token / 1e3",
         # rounded as the prose and the data table round them
-        weights_shown=formatted("datum.weight_bytes", "gib"),
-        kv_shown=formatted("datum.kv_bytes_per_token", "kib"),
+        weights_shown=formatted("datum.weight_bytes", "gb2"),
+        kv_shown=formatted("datum.kv_bytes_per_token", "kb"),
         # the bars' value labels: numbers only, the unit is in the axis title
-        weights_value=formatted("datum.weight_bytes", "gib", suffix=False),
-        kv_value=formatted("datum.kv_bytes_per_token", "kib", suffix=False),
+        weights_value=formatted("datum.weight_bytes", "gb2", suffix=False),
+        kv_value=formatted("datum.kv_bytes_per_token", "kb", suffix=False),
     )
     colour = alt.Color("role:N", title=None, scale=alt.Scale(domain=["target", "drafter"], range=[ORANGE, TEAL]),
                        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square"))
     tooltip = [alt.Tooltip("model:N", title="model"), alt.Tooltip("role:N", title="role"),
                alt.Tooltip("weights_shown:N", title="weights"), alt.Tooltip("kv_shown:N", title="KV cache per token")]
-    weights = _panel(base, "weight_gib", "weights_value", "weights (GiB)", "Weights", colour, tooltip, names=True)
-    kv = _panel(base, "kv_kib_per_token", "kv_value", "KV cache per token (KiB)", "KV cache per token", colour, tooltip)
+    weights = _panel(base, "weight_gb", "weights_value", "weights (GB)", "Weights", colour, tooltip, names=True)
+    kv = _panel(base, "kv_kb_per_token", "kv_value", "KV cache per token (kB)", "KV cache per token", colour, tooltip)
     # Fixed panel widths: Vega-Lite cannot size concatenated views to the container. Model names
     # sit above the bars rather than in a y axis, and the spacing takes the overflow of names and
     # values, so both panels fit a 375 px screen.

@@ -133,7 +133,7 @@ DECIMAL = re.compile(r"\d+\.\d+")
 def _unrounded(number: str) -> bool:
     """More digits than any of the page's formats writes: over 4 significant digits in over 2
     decimals, or over 3 decimals for a number of 0.1 or more ("0.9069" and "12.345" are;
-    "15.55", "131.42" (GiB, two decimals at any size) and "0.000978" are not)."""
+    "15.55", "141.11" (GB, two decimals at any size) and "0.000978" are not)."""
     significant = number.replace(".", "").lstrip("0")
     decimals = len(number.split(".")[1])
     return (len(significant) > 4 and decimals > 2) or (float(number) >= 0.1 and decimals > 3)
@@ -168,7 +168,7 @@ WORDS_NOT_VALUES = {"", "null", "undefined", "NaN", "Infinity", "—"}
 
 def _bad_number(text: str, unit: str) -> str | None:
     """Why a tooltip number reads badly: over 3 significant figures in over 2 decimals (an
-    integer is a count and whole; "15.26 GiB" is the page's two decimals), 1,000 or more without
+    integer is a count and whole; "16.38 GB" is the page's two decimals), 1,000 or more without
     thousands separators, a sub-millisecond time in ms."""
     digits = text.replace(",", "")
     whole, _, decimals = digits.partition(".")
@@ -234,7 +234,7 @@ def test_tooltip_rules_pass_what_reads_well():
              ["context (tokens)", "32,768", "string"], ["time", "978 µs", "string"], ["speedup", "1.14×", "string"],
              ["draft position", "3", "number"], ["attained FLOP/s", "14.2T", "string"],
              ["other cost model", "161 tokens/s (ideal roofline)", "string"], ["share", "< 0.1%", "string"],
-             ["weights", "15.26 GiB", "string"], ["experts per layer", "22.5 of 128 plain", "string"]]
+             ["weights", "16.38 GB", "string"], ["experts per layer", "22.5 of 128 plain", "string"]]
     assert _unreadable_tooltips([["chart", lines]]) == []
 
 
