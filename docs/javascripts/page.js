@@ -301,7 +301,7 @@ class Page {
     // stays where they are
     const anchor = location.hash === this.hash && this.sim
       ? ReadingAnchor.onScreen(this.sim.closest("article") ?? document.body, this.sim, this.lastExplore) : null;
-    this.holdReading(anchor);
+    this.holdReading(anchor, { afterTraversal: true });
     this.hash = location.hash;
     relinkThisPage();
     const { state, notes } = parseQuery(location.search, this.manifest);
@@ -334,9 +334,9 @@ class Page {
   }
 
   // Hold `element` (or nothing) in place while the state asked for next is drawn.
-  holdReading(element) {
+  holdReading(element, options = {}) {
     this.readingAnchor?.release();
-    this.readingAnchor = element ? new ReadingAnchor(element) : null;
+    this.readingAnchor = element ? new ReadingAnchor(element, options) : null;
   }
 
   // `state` is the one shown (or on its way): nothing new will be drawn, nothing to hold.

@@ -272,6 +272,50 @@ def test_the_text_read_stays_put_when_a_figure_above_it_changes_inside(page, pag
     assert checked >= 1, pairs
 
 
+def test_a_scroll_bar_drag_while_the_charts_catch_up_is_the_readers_to_keep(page, page_log):
+    """Found in CI: after a click on an explorable link the page holds the link in place until
+    every chart shows the new state; a reader who then moved with the scroll bar (which sends no
+    wheel, key or pointer event to the page) was pulled 11,907 px back to the link when the charts
+    caught up. Here, as soon as the numbers show, the page is scrolled the way the scroll bar
+    does it and the page then changes height while a chart is still pending: the page stays
+    where the reader put it."""
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+    page.wait_for_function(ALL_LIVE)
+    links = page.locator("article a.explore")
+    link = links.nth(links.count() - 1)
+    link.scroll_into_view_if_needed()
+    query = query_of(state_for(link.get_attribute("href").split("?", 1)[1]))
+    result = link.evaluate(
+        """async (link, query) => {
+          const frame = () => new Promise((done) => requestAnimationFrame(done));
+          const sim = document.querySelector('#simulation');
+          link.click();  // as a script clicks: no pointer event, so only the scroll can let go
+          while (sim.dataset.rendered !== query) await frame();
+          const pending = document.querySelectorAll('.spec-chart[data-pending]').length;
+          const scrolled = new Promise((done) => addEventListener('scroll', done, { once: true }));
+          scrollTo({ top: scrollY - 3000, behavior: 'instant' });
+          await scrolled;
+          const at = scrollY;
+          // the page grows far below the window (a chart catching up), then shrinks back
+          const filler = document.createElement('div');
+          filler.style.height = '300px';
+          document.querySelector('article').append(filler);
+          await frame(); await frame();
+          filler.remove();
+          await frame(); await frame();
+          return { pending, at, now: scrollY };
+        }""",
+        query,
+    )
+    wait_rendered(page, query)
+    assert result["pending"] > 0, "every chart had caught up with the numbers: nothing was held"
+    assert abs(result["now"] - result["at"]) < 2, result
+    page.wait_for_function(ALL_LIVE)
+    assert abs(page.evaluate("scrollY") - result["at"]) < 2
+
+
 def page_readouts_text(page, key: str) -> str:
     return page.locator(f"#simulation .spec-sim__readouts--main [data-readout={key}]").first.inner_text()
 

@@ -13,19 +13,27 @@ const READING_BLOCKS = "p, li, h2, h3, h4, dt, dd, figure, table, pre, blockquot
 // Input that moves the page or starts something else: from then on the reader chose where they are.
 const READER_MOVES = ["wheel", "touchstart", "keydown", "pointerdown"];
 // Held until every chart shows the state (page.js releases it then) or the reader moves, and
-// no longer than this: a reader may scroll with the scroll bar, which sends none of READER_MOVES.
+// no longer than this.
 const HOLD_MS = 8000;
 
 export class ReadingAnchor {
   /** Holds `element` where it is on screen now, through every change of the page's height, until
-   *  the reader moves the page, HOLD_MS pass, or release() is called. */
-  constructor(element) {
+   *  the reader moves the page, HOLD_MS pass, or release() is called. `afterTraversal`: called
+   *  from a popstate handler, where the browser is about to scroll the page back to where it was
+   *  when the reader left that entry (Chromium does so even if the handler sets
+   *  history.scrollRestoration to "manual"): that scroll, in the next frame, is not the reader's. */
+  constructor(element, { afterTraversal = false } = {}) {
     this.element = element;
     this.top = element.getBoundingClientRect().top;
+    this.pageTop = this.top + scrollY;
     this.at = performance.now();
     this.released = false;
+    this.restoring = afterTraversal;
+    if (afterTraversal) requestAnimationFrame(() => requestAnimationFrame(() => { this.restoring = false; }));
     this.release = this.release.bind(this);
+    this.onScroll = this.onScroll.bind(this);
     for (const type of READER_MOVES) addEventListener(type, this.release, { capture: true, passive: true });
+    addEventListener("scroll", this.onScroll, { passive: true });
     // A resize is reported after layout and before paint: the reader never sees the move.
     this.resizes = new ResizeObserver(() => this.hold());
     this.resizes.observe(document.body);
@@ -56,8 +64,23 @@ export class ReadingAnchor {
       this.release();
       return;
     }
-    const moved = this.element.getBoundingClientRect().top - this.top;
-    if (Math.abs(moved) >= 1) scrollBy({ top: moved, behavior: "instant" });
+    const top = this.element.getBoundingClientRect().top;
+    this.pageTop = top + scrollY;
+    if (Math.abs(top - this.top) >= 1) scrollBy({ top: top - this.top, behavior: "instant" });
+  }
+
+  /** A scroll that moved the element while the page above it kept its layout came from the
+   *  reader (the scroll bar, which sends none of READER_MOVES) or a script they started: let go.
+   *  One that follows a change of layout (the browser's scroll anchoring) or a traversal is
+   *  corrected. */
+  onScroll() {
+    if (this.released) return;
+    const top = this.element.getBoundingClientRect().top;
+    if (Math.abs(top + scrollY - this.pageTop) < 1 && !this.restoring) {
+      if (Math.abs(top - this.top) >= 1) this.release();
+    } else {
+      this.hold();
+    }
   }
 
   release() {
@@ -65,5 +88,7 @@ export class ReadingAnchor {
     this.released = true;
     this.resizes.disconnect();
     for (const type of READER_MOVES) removeEventListener(type, this.release, { capture: true });
+    removeEventListener("scroll", this.onScroll);
   }
 }
+
