@@ -38,13 +38,20 @@ def catalog_values(catalog: Catalog) -> dict:
             "kv_bytes_per_token": m.kv_bytes_per_token,
         })
     drafters = []
+    # A draft model serves every target with more parameters in all; a mixture of experts reads
+    # only its active ones a token, which may be fewer than the draft model's: the page says so.
+    heavier = []
     for k, d in catalog.drafters.items():
         serves = [catalog.targets[t].label for t in catalog.targets if k in catalog.drafters_for(t)]
         drafters.append({"key": k, "label": d.label, "kind": d.kind, "serves": serves})
+        arch = getattr(d, "architecture", None)
+        heavier += [{"drafter": d.label, "target": target.label} for t, target in catalog.targets.items()
+                    if arch is not None and target.is_moe and k in catalog.drafters_for(t)
+                    and arch.params >= target.active_params]
     configs = [{"gpu": catalog.gpus[c.gpu].label, "target": catalog.targets[c.target].label, "tp": c.tp}
                for c in configurations(catalog)]
     missing = [(catalog.gpus[g].label, catalog.targets[t].label) for g in catalog.gpus for t in catalog.targets
                if not any(c.gpu == g and c.target == t for c in configurations(catalog))]
-    return {"gpus": gpus, "models": models, "drafters": drafters, "configurations": configs,
+    return {"gpus": gpus, "models": models, "drafters": drafters, "heavier_drafters": heavier, "configurations": configs,
             "not_offered": missing, "extrapolation_rule": extrapolation_rule(),
             "tp_grid": list(FIELDS["tp"].grid), "weight_share": WEIGHT_SHARE}

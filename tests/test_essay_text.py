@@ -97,6 +97,21 @@ def test_the_launch_floor_sentence_adds_every_term_the_model_charges(pages):
         assert abs(total - floor) <= slack, f"{text}: the terms do not add up to the model's floor {floor}"
 
 
+def footnotes_after_numbers(markdown: str) -> list[str]:
+    """Footnote references ([^name]) that follow a digit: a reader sees "64⁶", 64 to the sixth."""
+    return [markdown[max(0, m.start() - 40):m.end()] for m in re.finditer(r"\d(?:\.|,)?\[\^[^\]]+\]", markdown)]
+
+
+@pytest.mark.parametrize("name", ["index.md", "model.md"])
+def test_no_footnote_mark_follows_a_number(pages, name):
+    assert footnotes_after_numbers(pages[name]) == []
+
+
+def test_the_footnote_check_can_fail():
+    assert footnotes_after_numbers("and 6 % faster at 64[^angelslim-moe].") != []
+    assert footnotes_after_numbers("found by Liu et al.[^liu] at 64.") == []
+
+
 # --- a claim about a readout, under the cost model its link opens ------------------------
 
 

@@ -18,10 +18,12 @@ from specmodel import FIELDS, State, evaluate
 from specmodel.acceptance import ACCEPTANCE_SHAPES, per_position_acceptance
 from specmodel.metrics import MetricsInputError, advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
+from specmodel.metrics.parse import ImpossibleMetricsError
 from specmodel.vllm import engine_log_line, engine_log_window
 
 DATA = Path(__file__).parent / "data" / "metrics"
 EXPECTED = {k: v for k, v in json.loads((DATA / "expected.json").read_text()).items() if not k.startswith("_")}
+IMPOSSIBLE = json.loads((DATA / "impossible.json").read_text())["cases"]
 
 
 def _cli(*args, stdin=None):
@@ -82,6 +84,67 @@ def test_hostile_text_never_raises_anything_but_an_input_error(hostile):
         fit_acceptance(r)
     except MetricsInputError:
         pass
+
+
+@pytest.mark.parametrize("case", IMPOSSIBLE, ids=[c["case"] for c in IMPOSSIBLE])
+def test_numbers_that_cannot_be_are_refused_naming_the_field(case):
+    """Found by a cold read: 500 accepted of 300 drafted fitted α = 0.95 and printed 1.65× and a
+    flag; a rate of 1.5 was read and the positions after it dropped; a NaN counter read as no drafts."""
+    with pytest.raises(ImpossibleMetricsError) as e:
+        parse_metrics(case["text"])
+    assert e.value.field == case["field"]
+    assert case["allowed"] in e.value.allowed
+    assert str(e.value).startswith(f"{case['field']}: ") and "\n" not in str(e.value)
+
+
+def test_the_cold_reads_cases_are_refused_with_these_words():
+    a, b, c = (next(x["text"] for x in IMPOSSIBLE if x["case"].startswith(p)) for p in ("A:", "B: a mean", "C: a NaN"))
+    with pytest.raises(ImpossibleMetricsError, match=r"^vllm:spec_decode_num_accepted_tokens_total: 500 accepted "
+                       r"tokens, more than the 300 drafted; allowed: 0 to 300 \(a token is drafted before it is "
+                       r"accepted\)$"):
+        parse_metrics(a)
+    with pytest.raises(ImpossibleMetricsError, match=r"^Mean acceptance length: 'abc' is not a number; allowed: a "
+                       r"number from 1 to γ \+ 1$"):
+        parse_metrics(b)
+    # without the unreadable mean, the first impossible rate
+    with pytest.raises(ImpossibleMetricsError, match=r"^Per-position acceptance rate: 1.5 at position 1 is not a rate"):
+        parse_metrics(b.replace("Mean acceptance length: abc, ", ""))
+    with pytest.raises(ImpossibleMetricsError, match=r"^vllm:spec_decode_num_drafts_total: NaN is not a count; "
+                       r"allowed: a number from 0 up \(a count\)$"):
+        parse_metrics(c)
+
+
+def test_the_command_line_refuses_impossible_numbers_in_one_line_and_prints_no_advice():
+    text = next(x["text"] for x in IMPOSSIBLE if x["case"].startswith("A:"))
+    out = _cli("-", stdin=text)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == ("specmodel: error: vllm:spec_decode_num_accepted_tokens_total: 500 accepted tokens, more "
+                          "than the 300 drafted; allowed: 0 to 300 (a token is drafted before it is accepted)\n")
+
+
+def test_possible_edges_are_still_read():
+    # every position accepted: mean γ + 1 exactly; a draft of fewer tokens than γ; vLLM's nan for
+    # an interval without drafts; the line's next field after the rates
+    full = parse_metrics("SpecDecoding metrics: Mean acceptance length: 4.00, Accepted throughput: 30.00 tokens/s, "
+                         "Drafted throughput: 30.00 tokens/s, Accepted: 300 tokens, Drafted: 300 tokens, Per-position "
+                         "acceptance rate: 1.000, 1.000, 1.000, Avg Draft acceptance rate: 100.0%")
+    assert full.gamma == 3 and full.mean_acceptance_length == 4.0 and full.per_position_acceptance == (1.0, 1.0, 1.0)
+    short = parse_metrics("vllm:spec_decode_num_drafts_total 100\nvllm:spec_decode_num_draft_tokens_total 150\n"
+                          "vllm:spec_decode_num_accepted_tokens_total 150\n"
+                          'vllm:spec_decode_num_accepted_tokens_per_pos_total{position="0"} 100\n'
+                          'vllm:spec_decode_num_accepted_tokens_per_pos_total{position="1"} 50\n')
+    assert short.gamma == 2 and short.mean_acceptance_length == 2.5 and short.per_position_acceptance == (1.0, 0.5)
+    empty = parse_metrics("SpecDecoding metrics: Mean acceptance length: nan, Accepted: 0 tokens, Drafted: 0 tokens, "
+                          "Per-position acceptance rate: nan, nan")
+    assert empty.gamma == 2 and "nothing was speculated" in empty.notes[-1]
+
+
+def test_a_line_without_token_counts_shows_no_counts():
+    # found once: "drafts · draft tokens · accepted 1 · 1 · 2", counts the text never gave
+    r = parse_metrics("SpecDecoding metrics: Per-position acceptance rate: 0.500, 0.250")
+    assert (r.num_drafts, r.num_draft_tokens, r.num_accepted_tokens) == (None, None, None)
+    assert r.gamma == 2 and r.mean_acceptance_length == pytest.approx(1.75)
+    assert fit_acceptance(r).gamma == 2
 
 
 def test_an_oversized_text_is_refused_in_one_sentence():

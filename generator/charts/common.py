@@ -19,12 +19,15 @@ TABLE = "table"
 LABEL_FONT_PX = 11
 BAND_LABEL_FONT_PX = 10
 LABEL_GAP_PX = 3
-# A batch-size band axis on a phone: "1024" beside "512" in bands ~25 px wide ran together
-# ("5121024"), so below NARROW_PX wide it reads "1k" (k = 1024, as the context axes write it;
-# the tooltips give "1,024").
+# A context-length axis label in k = 1024 tokens ("32k"), as the field writes context lengths.
+IN_K = "datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"
+# A batch-size axis label as the prose and the tooltips write it ("1,024"): a count of
+# sequences, not a size, so no "1k". Bands are ~25 px wide on a phone, where "512" and "1,024"
+# ran together: below NARROW_PX every other rung is labelled (1, 4, 16 … 1,024), which keeps the
+# chart as tall as its static picture (a second row of labels did not).
 NARROW_PX = 480
-IN_K = "datum.value >= 1024 ? datum.value / 1024 + 'k' : datum.value"  # an axis label, k = 1024
-BATCH_LABELS = f"width < {NARROW_PX} ? ({IN_K}) : datum.value"
+BATCH_NUMBER = "format(datum.value, ',')"
+BATCH_LABELS = f"width < {NARROW_PX} && indexof([2, 8, 32, 128, 512], datum.value) >= 0 ? '' : {BATCH_NUMBER}"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
 # Mid-luminance hues: readable on white and on near-black.

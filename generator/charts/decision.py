@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import (DRAWN_VALUES, IN_K, GREY, axis, column, current, drawn, field, field_label, finish, label,
+from .common import (BATCH_NUMBER, DRAWN_VALUES, IN_K, GREY, axis, column, current, drawn, field, field_label, finish, label,
                      label_expr, source, title, walk)
 
 NAME = "decision"
@@ -72,7 +72,7 @@ def spec(context: dict) -> dict:
     x = alt.X("context:O", title="context length (tokens, k = 1024)", scale=gap,
               axis=alt.Axis(labelAngle=0, orient="top",
                             labelExpr=IN_K))
-    y = alt.Y("batch:O", title="concurrent sequences", scale=gap)
+    y = alt.Y("batch:O", title="concurrent sequences", scale=gap, axis=alt.Axis(labelExpr=BATCH_NUMBER))
     tooltip = [alt.Tooltip("task_label:N", title="traffic"),
                alt.Tooltip("batch:O", title="concurrent sequences", format=","),
                alt.Tooltip("context:O", title="context (tokens)", format=","),

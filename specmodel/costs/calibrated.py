@@ -4,10 +4,12 @@ On top of per-kernel pricing (``per_kernel.py``) it has, each constant an engine
 catalog section ``engines``, every constant with its source):
 
 - separate achieved bandwidths for weights and for the KV cache, and an achieved FLOP rate;
-- a launch floor: the CPU issues a pass layer by layer (``layer_launch_s`` per layer plus
-  ``pass_launch_s``), and a pass takes at least that long. A large model's pass is longer than
-  its launches, which hide behind it; a small draft model's pass is not, which is why a 0.6B
-  draft pass costs far more than its bytes;
+- a launch floor: a pass takes at least ``layer_launch_s`` per layer plus ``pass_launch_s``,
+  however few bytes it reads. Its size is fitted; its cause is not measured (the least time each
+  of a layer's small kernels takes, gaps between kernels that CUDA graphs do not remove, the
+  draft-model path's work around its passes). A large model's pass is longer than its floor,
+  which hides behind it; a small draft model's pass is not, which is why a 0.6B draft pass costs
+  far more than its bytes;
 - ``verify_outside_graph_layer_s``: per layer, added to a pass that scores several positions,
   for engines that leave their CUDA-graph loop to verify (launches that do not overlap);
 - per engine step (a plain decoding step or one speculative iteration): ``step_overhead_s`` +
@@ -35,8 +37,8 @@ ENGINE_CONSTANTS: dict[str, str] = {
     "weight_bandwidth_efficiency": "fraction of the GPU's peak HBM bandwidth at which the GEMMs stream their weights",
     "kv_bandwidth_efficiency": "fraction of the GPU's peak HBM bandwidth at which attention reads the KV cache",
     "flop_efficiency": "fraction of the GPU's peak dense bf16 FLOP/s that GEMMs and attention reach",
-    "layer_launch_s": "CPU time to issue one layer of a pass (s)",
-    "pass_launch_s": "CPU time to issue a pass beyond its layers (s)",
+    "layer_launch_s": "least time one layer of a pass takes, however few bytes it reads (s)",
+    "pass_launch_s": "least time a pass takes beyond its layers' (s)",
     "verify_outside_graph_layer_s": "per layer, added to a pass scoring several positions when it runs outside CUDA graphs (s)",
     "step_overhead_s": "engine time per step outside the passes (s)",
     "step_overhead_per_token_s": "engine time per step per scored position of every sequence (s)",
@@ -70,7 +72,7 @@ class Calibrated(CostModel):
         return r.flops_per_s, r.weight_bytes_per_s
 
     def launch_floor_s(self, model: Architecture) -> float:
-        """The shortest a pass of ``model`` can take: the CPU issuing its layers (s)."""
+        """The shortest a pass of ``model`` can take, however few bytes it reads (s)."""
         return model.num_hidden_layers * self.constants["layer_launch_s"] + self.constants["pass_launch_s"]
 
     def outside_graph_s(self, model: Architecture, num_positions) -> np.ndarray:

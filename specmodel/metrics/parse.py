@@ -26,6 +26,12 @@ per-position acceptance rate j = drafts whose prefix reached j / num_drafts (unc
 V1 lines print no num_drafts: it is read as drafted / γ, exact when every draft has all γ
 positions; where one line's printed mean disagrees with that by more than its rounding, the
 printed mean (vLLM's own count) is read and the disagreement noted.
+
+Numbers these definitions rule out are refused (``ImpossibleMetricsError``), never fitted: more
+accepted tokens than drafted, a rate outside 0 to 1, per-position rates or counts that rise, a
+mean acceptance length outside 1 to γ + 1, a counter that is NaN, infinite or negative, V0 draft
+tokens that are not a multiple of γ, text where the format prints a number, a list of positions
+with an unreadable one inside it.
 """
 from __future__ import annotations
 
@@ -47,7 +53,10 @@ EXAMPLE = ("SpecDecoding metrics: Mean acceptance length: 2.16, Accepted through
 EXPECTED = ("vLLM's 'SpecDecoding metrics:' or 'Speculative metrics:' log lines, a Prometheus scrape of "
             "vllm:spec_decode_* counters, or llama-server 'draft acceptance' lines, for example: " + EXAMPLE)
 
-_NUM = r"([0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|nan|NaN|inf)"
+# A number where a log line prints one: signed, so that a negative one is refused as negative, not
+# skipped as text; nan is what vLLM prints for an interval without drafts.
+_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?inf|nan"
+_LEADING_NUMBER = re.compile(r"\s*(" + _NUMBER + r")(?![0-9A-Za-z.])")
 
 
 class MetricsInputError(ModelInputError):
@@ -55,6 +64,81 @@ class MetricsInputError(ModelInputError):
 
     def __init__(self, problem: str):
         super().__init__("metrics", problem, EXPECTED)
+
+
+class ImpossibleMetricsError(MetricsInputError):
+    """A number in the text that cannot be (more accepted tokens than drafted, a rate above 1, a NaN
+    counter), or text where the engine prints a number. The reading is refused, not fitted: a fit
+    of impossible numbers still prints a speedup and a flag. ``field`` is the field as the text
+    writes it; the message (``<field>: <problem>; allowed: <allowed>``, one line) is parse.js's."""
+
+    def __init__(self, field: str, problem: str, allowed: str):
+        ModelInputError.__init__(self, field, problem, allowed)
+
+
+def _shown(x: float) -> str:
+    """A number in a refusal, written as parse.js writes it."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return str(int(x)) if x.is_integer() and abs(x) < 1e21 else repr(x)
+
+
+def _quoted(text: str) -> str:
+    return "'" + (text[:30] + "…" if len(text) > 30 else text) + "'"
+
+
+def _log_value(label: str, line: str, field: str, allowed: str) -> float | None:
+    """The number after ``label`` (a regular expression ending in its colon); None where the line
+    lacks the label. Anything else where the engine prints a number is refused, not skipped."""
+    m = re.search(label + r"\s*([^,\s]*)", line)
+    if not m:
+        return None
+    if not re.fullmatch(_NUMBER, m.group(1)):
+        problem = f"{_quoted(m.group(1))} is not a number" if m.group(1) else "no number follows it"
+        raise ImpossibleMetricsError(field, problem, allowed)
+    return float(m.group(1))
+
+
+_TOKENS = "a whole number of tokens, 0 or more"
+
+
+def _check_count(field: str, x: float | None, allowed: str = _TOKENS) -> None:
+    if x is not None and not (math.isfinite(x) and x >= 0 and x.is_integer()):
+        raise ImpossibleMetricsError(field, f"{_shown(x)} is not a count", allowed)
+
+
+_RATES = "a number from 0 to 1 at every position (the share of drafts that reached it)"
+
+
+def _rate_list(text: str, field: str, trailing: bool) -> tuple[float, ...]:
+    """Comma-separated rates. With ``trailing``, the list ends at its last number (the line's next
+    field follows it); a position before that which is not a number is refused, not dropped."""
+    items = text.split(",")
+    read = [_LEADING_NUMBER.match(item) for item in items]
+    last = max((i for i, m in enumerate(read) if m), default=-1) if trailing else len(items) - 1
+    for i in range(last + 1):
+        if not read[i]:
+            raise ImpossibleMetricsError(field, f"position {i + 1}, {_quoted(items[i].strip())}, is not a number",
+                                         _RATES)
+    if last < 0:
+        raise ImpossibleMetricsError(field, f"{_quoted(items[0].strip())} is not a number", _RATES)
+    return tuple(float(m.group(1)) for m in read[: last + 1])
+
+
+def _check_rates(field: str, rates, falling: bool) -> None:
+    """Each rate a share (nan: vLLM's interval without drafts); with ``falling``, unconditional rates:
+    a draft reaches position j + 1 only through position j."""
+    for j, p in enumerate(rates):
+        if not math.isnan(p) and not 0 <= p <= 1:
+            raise ImpossibleMetricsError(field, f"{_shown(p)} at position {j + 1} is not a rate", _RATES)
+    seen = [(j, p) for j, p in enumerate(rates) if not math.isnan(p)]
+    for (i, before), (j, p) in zip(seen, seen[1:]):
+        if falling and p > before:
+            raise ImpossibleMetricsError(field, f"{_shown(p)} at position {j + 1} is more than the {_shown(before)} at "
+                                         f"position {i + 1}", "each position's rate at most the one before it (a draft "
+                                         "reaches a position only through the ones before it)")
 
 
 @dataclass(frozen=True)
@@ -96,19 +180,6 @@ class Reading:
                 "v0_draft_acceptance_rate": self.v0_draft_acceptance_rate, "notes": list(self.notes)}
 
 
-def _number(text: str) -> float:
-    return float(text)
-
-
-def _find(pattern: str, line: str) -> float | None:
-    m = re.search(pattern, line)
-    return _number(m.group(1)) if m else None
-
-
-def _rates(text: str) -> tuple[float, ...]:
-    return tuple(float(x) for x in re.findall(r"nan|[0-9]+(?:\.[0-9]+)?", text))
-
-
 # --- vLLM V1 log lines ------------------------------------------------------------------------
 
 def _v1_line(line: str) -> dict | None:
@@ -116,14 +187,49 @@ def _v1_line(line: str) -> dict | None:
     if at < 0:
         return None
     line = line[at:]
-    per_pos = re.search(r"Per-position acceptance rate:\s*((?:nan|[0-9.]+)(?:,\s*(?:nan|[0-9.]+))*)", line)
-    return {
-        "mean": _find(r"Mean acceptance length:\s*" + _NUM, line),
-        "accepted": _find(r"Accepted:\s*([0-9]+) tokens", line),
-        "drafted": _find(r"Drafted:\s*([0-9]+) tokens", line),
-        "per_pos": _rates(per_pos.group(1)) if per_pos else None,
+    per_pos = re.search(r"Per-position acceptance rate:(.*)", line)
+    x = {
+        "mean": _log_value(r"Mean acceptance length:", line, "Mean acceptance length", "a number from 1 to γ + 1"),
+        "accepted": _log_value(r"Accepted:", line, "Accepted", _TOKENS),
+        "drafted": _log_value(r"Drafted:", line, "Drafted", _TOKENS),
+        "per_pos": _rate_list(per_pos.group(1), "Per-position acceptance rate", True) if per_pos else None,
         "throughputs": "Accepted throughput" in line,
     }
+    _check_v1(x)
+    return x
+
+
+def _leaves_out_bonus(x: dict) -> bool:
+    """vLLM 0.8.5 printed accepted / drafts, without the bonus token: its mean is nearer the sum of
+    the rates than 1 + that sum (later versions print the throughputs too)."""
+    s = sum(0.0 if math.isnan(p) else p for p in x["per_pos"])
+    return x["mean"] is not None and not x["throughputs"] and abs(x["mean"] - s) < abs(x["mean"] - 1 - s)
+
+
+def _check_v1(x: dict) -> None:
+    _check_count("Accepted", x["accepted"])
+    _check_count("Drafted", x["drafted"])
+    if x["accepted"] is not None and x["drafted"] is not None and x["accepted"] > x["drafted"]:
+        raise ImpossibleMetricsError("Accepted", f"{_shown(x['accepted'])} tokens, more than the "
+                                     f"{_shown(x['drafted'])} Drafted", "0 to the Drafted tokens (a token is drafted "
+                                     "before it is accepted)")
+    if x["per_pos"]:
+        _check_rates("Per-position acceptance rate", x["per_pos"], falling=True)
+    mean = x["mean"]
+    if mean is None or math.isnan(mean):
+        return
+    if not x["per_pos"]:
+        low, high, allowed = 1, math.inf, "1 or more (the bonus token counts)"
+    elif _leaves_out_bonus(x):
+        k = len(x["per_pos"])
+        low, high, allowed = 0, k, f"0 to γ = {k} (the line lists {k} positions and leaves out the bonus token)"
+    else:
+        k = len(x["per_pos"])
+        low, high, allowed = 1, k + 1, f"1 to γ + 1 = {k + 1} (the line lists {k} positions)"
+    if not (math.isfinite(mean) and low <= mean <= high):
+        problem = (f"{_shown(mean)} is less than {low}" if mean < low else f"{_shown(mean)} is more than {high}"
+                   if math.isfinite(mean) else f"{_shown(mean)} is not a finite number")
+        raise ImpossibleMetricsError("Mean acceptance length", problem, allowed)
 
 
 # vLLM prints the mean acceptance length to two decimals: a larger gap is a real disagreement.
@@ -170,8 +276,8 @@ def _pool_v1(lines: list[dict]) -> Reading:
     for x in used:
         pos = [0.0 if math.isnan(p) else p for p in x["per_pos"]]
         mean = x["mean"]
-        line_no_bonus = mean is not None and not x["throughputs"] and abs(mean - sum(pos)) < abs(mean - 1 - sum(pos))
-        no_bonus = no_bonus or line_no_bonus  # vLLM 0.8.5 printed accepted / drafts, without the bonus token
+        line_no_bonus = _leaves_out_bonus(x)
+        no_bonus = no_bonus or line_no_bonus
         # vLLM prints no draft count: drafted / k is exact when every draft has all k positions
         # (no count at all: the lines weigh the same)
         drafts = x["drafted"] / k if x["drafted"] is not None else 1.0
@@ -202,9 +308,12 @@ def _pool_v1(lines: list[dict]) -> Reading:
         if len(used) == 1 and printed > 1 and used[0]["accepted"] is not None:
             # vLLM divides by its own count of drafts: one line's printed mean is the better one
             mean, drafts_total = printed, accepted_total / (printed - 1)
-    return Reading("vLLM V1 log", len(lines), gamma=k, num_drafts=drafts_total, num_draft_tokens=drafted_total,
-                   num_accepted_tokens=accepted_total, mean_acceptance_length=mean, per_position_acceptance=per_pos,
-                   notes=tuple(notes))
+    # Lines without token counts were weighted as one draft each: counts made up for them are not shown.
+    counted = all(x["accepted"] is not None and x["drafted"] is not None for x in used)
+    return Reading("vLLM V1 log", len(lines), gamma=k, num_drafts=drafts_total if counted else None,
+                   num_draft_tokens=drafted_total if counted else None,
+                   num_accepted_tokens=accepted_total if counted else None, mean_acceptance_length=mean,
+                   per_position_acceptance=per_pos, notes=tuple(notes))
 
 
 # --- vLLM V0 log lines ------------------------------------------------------------------------
@@ -214,13 +323,38 @@ def _v0_line(line: str) -> dict | None:
     if at < 0:
         return None
     line = line[at:]
-    return {
-        "rate": _find(r"Draft acceptance rate:\s*" + _NUM, line),
-        "k": _find(r"Number of speculative tokens:\s*([0-9]+)", line),
-        "accepted": _find(r"Number of accepted tokens:\s*([0-9]+)", line),
-        "drafted": _find(r"Number of draft tokens(?: tokens)?:\s*([0-9]+)", line),
-        "emitted": _find(r"Number of emitted tokens(?: tokens)?:\s*([0-9]+)", line),
+    x = {
+        "rate": _log_value(r"Draft acceptance rate:", line, "Draft acceptance rate", "a number from 0 to 1"),
+        "k": _log_value(r"Number of speculative tokens:", line, "Number of speculative tokens", _TOKENS),
+        "accepted": _log_value(r"Number of accepted tokens:", line, "Number of accepted tokens", _TOKENS),
+        "drafted": _log_value(r"Number of draft tokens(?: tokens)?:", line, "Number of draft tokens", _TOKENS),
+        "emitted": _log_value(r"Number of emitted tokens(?: tokens)?:", line, "Number of emitted tokens", _TOKENS),
     }
+    _check_v0(x)
+    return x
+
+
+def _check_v0(x: dict) -> None:
+    rate, k, drafted, emitted = x["rate"], x["k"], x["drafted"], x["emitted"]
+    if rate is not None and not math.isnan(rate) and not 0 <= rate <= 1:
+        raise ImpossibleMetricsError("Draft acceptance rate", f"{_shown(rate)} is not a rate", "a number from 0 to 1")
+    for field, key in (("Number of speculative tokens", "k"), ("Number of accepted tokens", "accepted"),
+                       ("Number of draft tokens", "drafted"), ("Number of emitted tokens", "emitted")):
+        _check_count(field, x[key])
+    if x["accepted"] is not None and drafted is not None and x["accepted"] > drafted:
+        raise ImpossibleMetricsError("Number of accepted tokens", f"{_shown(x['accepted'])}, more than the "
+                                     f"{_shown(drafted)} draft tokens", "0 to the Number of draft tokens")
+    if not k or drafted is None:
+        return
+    # V0 drafts all k positions at every step: its draft tokens are steps × k
+    if drafted % k:
+        raise ImpossibleMetricsError("Number of draft tokens", f"{_shown(drafted)} is not a multiple of the "
+                                     f"{_shown(k)} speculative tokens", f"a multiple of {_shown(k)}")
+    drafts = drafted / k
+    if emitted is not None and drafts and not drafts <= emitted <= drafts * (k + 1):
+        raise ImpossibleMetricsError("Number of emitted tokens", f"{_shown(emitted)} in {_shown(drafts)} drafts is a "
+                                     f"mean acceptance length outside 1 to γ + 1 = {_shown(k + 1)}",
+                                     f"{_shown(drafts)} to {_shown(drafts * (k + 1))}")
 
 
 def _read_v0(lines: list[dict]) -> Reading:
@@ -246,8 +380,8 @@ def _read_v0(lines: list[dict]) -> Reading:
 
 # --- llama-server lines -----------------------------------------------------------------------
 
-_LLAMA = re.compile(r"draft acceptance(?: rate)? = ([0-9.]+) \(\s*([0-9]+) accepted /\s*([0-9]+) generated\)"
-                    r"(?:, mean len =\s*([0-9.]+))?")
+_LLAMA = re.compile(r"draft acceptance(?: rate)? = ([0-9]+(?:\.[0-9]*)?) \(\s*([0-9]+) accepted /\s*([0-9]+) "
+                    r"generated\)(?:, mean len =\s*([0-9]+(?:\.[0-9]*)?))?")
 _LLAMA_POS = re.compile(r"acc per pos = \(([^)]*)\)")
 
 
@@ -257,12 +391,25 @@ def _read_llama(lines: list[str]) -> Reading:
     for line in lines:
         m = _LLAMA.search(line)
         if m:
-            requests.append({"accepted": float(m.group(2)), "drafted": float(m.group(3)),
-                             "mean": float(m.group(4)) if m.group(4) else None, "per_pos": None})
+            request = {"accepted": float(m.group(2)), "drafted": float(m.group(3)),
+                       "mean": float(m.group(4)) if m.group(4) else None, "per_pos": None}
+            if float(m.group(1)) > 1:
+                raise ImpossibleMetricsError("draft acceptance", f"{_shown(float(m.group(1)))} is not a rate",
+                                             "a number from 0 to 1")
+            if request["accepted"] > request["drafted"]:
+                raise ImpossibleMetricsError("accepted", f"{_shown(request['accepted'])}, more than the "
+                                             f"{_shown(request['drafted'])} generated",
+                                             "0 to the generated draft tokens")
+            if request["mean"] is not None and request["mean"] < 1:
+                raise ImpossibleMetricsError("mean len", f"{_shown(request['mean'])} is less than 1",
+                                             "1 or more (the bonus token counts)")
+            requests.append(request)
             continue
         p = _LLAMA_POS.search(line)
         if p and requests:
-            requests[-1]["per_pos"] = _rates(p.group(1))
+            # llama-server's rates are not documented as unconditional: only their range is checked
+            requests[-1]["per_pos"] = _rate_list(p.group(1), "acc per pos", False)
+            _check_rates("acc per pos", requests[-1]["per_pos"], falling=False)
     accepted = sum(r["accepted"] for r in requests)
     drafted = sum(r["drafted"] for r in requests)
     with_mean = [r for r in requests if r["mean"] is not None and r["mean"] > 1]
@@ -325,13 +472,19 @@ def _prom_value(text: str) -> float | None:
     return float(text) if _PROM_NUMBER.fullmatch(text) else None
 
 
-def _scrapes(lines: list[str]) -> tuple[str, list[dict]]:
+_COUNT = "a number from 0 up (a count)"
+
+
+def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict]:
     """Split the samples into scrapes (a series seen again starts the next scrape); each scrape maps
-    (metric, position) → value summed over the other labels."""
+    (metric, position) → value summed over the other labels. Also: each metric's name as the text
+    writes it, for the refusals. A value that is not a count (NaN, ±Inf, negative, not a number)
+    is refused: read as 0 it became "no drafts"."""
     scrapes: list[dict] = []
     seen: set = set()
     current: dict = {}
     prefix = ""
+    names: dict = {}
     for line in lines:
         if line.lstrip().startswith("#"):
             continue
@@ -343,24 +496,64 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict]]:
             continue
         value = _prom_value(m.group(3))
         if value is None:
-            continue
+            raise ImpossibleMetricsError(m.group(1), f"{_quoted(m.group(3))} is not a number", _COUNT)
+        if not (math.isfinite(value) and value >= 0):
+            raise ImpossibleMetricsError(m.group(1), f"{m.group(3)} is not a count", _COUNT)
         prefix = prefix or named[0]
+        names.setdefault(named[1], m.group(1))
         labels = dict(_LABEL.findall(m.group(2) or ""))
+        position = labels.get("position", "")
+        if named[1] == "spec_decode_num_accepted_tokens_per_pos" and not re.fullmatch("[0-9]+", position):
+            problem = (f"position={_quoted(labels['position'])} is not a position" if "position" in labels
+                       else "a sample without a position label")
+            raise ImpossibleMetricsError(m.group(1), problem, 'a position="0", "1", … label on every sample')
         series = (m.group(1), tuple(sorted(labels.items())))
         if series in seen:
             scrapes.append(current)
             current, seen = {}, set()
         seen.add(series)
         key = (named[1], labels.get("position"))
-        current[key] = current.get(key, 0.0) + (0.0 if math.isnan(value) else value)
+        current[key] = current.get(key, 0.0) + value
     if current:
         scrapes.append(current)
-    return prefix, scrapes
+    return prefix, scrapes, names
+
+
+def _check_window(names: dict, drafts: float, drafted: float | None, accepted: float | None,
+                  positions: list) -> None:
+    """Counts over one window that cannot be: more accepted tokens than drafted, drafts of more
+    positions than the counters list, a position reached by more drafts than the one before it."""
+    gamma = len(positions) or None
+    name = names.get
+    if positions and [p for p, _ in positions] != list(range(positions[0][0], positions[0][0] + len(positions))):
+        missing = next(positions[0][0] + i for i, (p, _) in enumerate(positions) if p != positions[0][0] + i)
+        raise ImpossibleMetricsError(name("spec_decode_num_accepted_tokens_per_pos"), f"position {missing} is missing",
+                                     f"every position from {positions[0][0]} to {positions[-1][0]}")
+    if drafted is not None and not (drafts <= drafted <= (gamma or math.inf) * drafts):
+        allowed = (f"{_shown(drafts)} to {_shown(gamma * drafts)} (1 to γ = {gamma} tokens a draft)" if gamma
+                   else f"{_shown(drafts)} or more (at least 1 token a draft)")
+        raise ImpossibleMetricsError(name("spec_decode_num_draft_tokens"),
+                                     f"{_shown(drafted)} draft tokens in {_shown(drafts)} drafts", allowed)
+    ceiling = drafted if drafted is not None else gamma * drafts if gamma else None
+    if accepted is not None and ceiling is not None and accepted > ceiling:
+        raise ImpossibleMetricsError(name("spec_decode_num_accepted_tokens"),
+                                     f"{_shown(accepted)} accepted tokens, more than the {_shown(ceiling)} drafted",
+                                     f"0 to {_shown(ceiling)} (a token is drafted before it is accepted)")
+    for j, (p, v) in enumerate(positions):
+        if v > drafts:
+            raise ImpossibleMetricsError(name("spec_decode_num_accepted_tokens_per_pos"),
+                                         f"{_shown(v)} at position {p}, more than the {_shown(drafts)} drafts",
+                                         f"0 to {_shown(drafts)} at every position")
+        if j and v > positions[j - 1][1]:
+            raise ImpossibleMetricsError(name("spec_decode_num_accepted_tokens_per_pos"),
+                                         f"{_shown(v)} at position {p}, more than the {_shown(positions[j - 1][1])} "
+                                         f"at position {positions[j - 1][0]}", "each position at most the one before "
+                                         "it (a draft reaches a position only through the ones before it)")
 
 
 def _read_prometheus(lines: list[str]) -> Reading | None:
-    prefix, scrapes = _scrapes(lines)
-    if not scrapes:  # every value unreadable
+    prefix, scrapes, names = _scrapes(lines)
+    if not scrapes:  # no sample of ours
         return None
     source = "Prometheus (vLLM)" if prefix == "vllm" else "Prometheus (llama.cpp)"
     notes: list[str] = []
@@ -387,7 +580,7 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
         return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
             "The scrape has no spec_decode counters: the server is not speculating, or these are another "
             "server's metrics."]))
-    if drafts is not None and drafts < 0:
+    if any(v < 0 for v in values.values()):
         return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
             "The counters went down between the scrapes: the server restarted; paste two scrapes of one run."]))
     if not drafts:
@@ -395,6 +588,7 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
                        running_requests=running, notes=tuple(notes + [
                            "The counters show no drafts (num_drafts is missing or did not move): nothing was "
                            "speculated in this window."]))
+    _check_window(names, drafts, drafted, accepted, positions)
     per_pos = tuple(v / drafts for _, v in positions) if positions else None
     gamma = len(positions) if positions else (math.floor(drafted / drafts + 0.5) if drafted else None)
     if not positions:
@@ -413,7 +607,8 @@ def parse_metrics(text: str) -> Reading:
 
     Prometheus counters win over log lines when both are present (they carry exact counts).
     Raises MetricsInputError (one sentence with an example) when nothing in the text is readable,
-    or the text is longer than MAX_TEXT_CHARS.
+    or the text is longer than MAX_TEXT_CHARS; ImpossibleMetricsError (a MetricsInputError naming
+    the field and what it allows) when a number in it cannot be.
     """
     if len(text) > MAX_TEXT_CHARS:
         raise MetricsInputError(f"the text has {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read; "

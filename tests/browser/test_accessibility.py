@@ -155,3 +155,157 @@ def test_no_csp_violation_at_run_time(new_context, scheme):
     page.goto("/model/")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("() => window.__cspViolations") == []
+
+
+# The colour behind an element's outline: the first opaque background among its ancestors, with any
+# translucent ones above it laid over it; and the WCAG contrast ratio of two CSS colours.
+CONTRAST = """
+const rgba = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
+const backdrop = (el) => {
+  const layers = [];
+  for (let e = el.parentElement; e; e = e.parentElement) {
+    const c = rgba(getComputedStyle(e).backgroundColor);
+    if (c[3] > 0) layers.push(c);
+    if (c[3] >= 1) break;
+  }
+  return layers.reduceRight((below, layer) => over(layer, below), [255, 255, 255, 1]);
+};
+const luminance = (c) => { const l = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2]; };
+const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+"""
+
+FOCUS_RING = "() => { const el = document.activeElement; const s = getComputedStyle(el);" + CONTRAST + """
+  const bg = backdrop(el);
+  return {style: s.outlineStyle, width: parseFloat(s.outlineWidth), shadow: s.boxShadow,
+          contrast: s.outlineStyle === 'none' ? 0 : Math.round(100 * contrast(over(rgba(s.outlineColor), bg), bg)) / 100,
+          visible: el.matches(':focus-visible')};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_control_shows_where_the_keyboard_is(new_context, scheme):
+    """Tab onto each control of the simulation (both radio groups, the sliders, the menus, the
+    buttons, the disclosures): it looks different focused than not, by a ring of at least 2 px
+    that stands 3:1 against what is behind it, in either palette."""
+    page = new_context(color_scheme=scheme).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    assert page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == ("slate" if scheme == "dark" else "default")
+    page.focus("#simulation")
+    kinds, problems = set(), []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        control = page.evaluate_handle("() => document.activeElement")
+        where = control.evaluate(
+            "e => e.closest('#simulation') && !e.closest('[data-bar]') ? (e.type === 'radio' ? `radio ${e.name}` : e.type || e.tagName.toLowerCase()) : null"
+        )
+        if where is None:
+            break
+        kinds.add(where)
+        label = control.evaluate("e => e.name || e.textContent.trim().slice(0, 40)")
+        ring = page.evaluate(FOCUS_RING)
+        # The picture of the control and 8 px round it (a ring is drawn outside the box).
+        r = control.evaluate("e => e.getBoundingClientRect().toJSON()")
+        around = {"x": r["x"] - 8, "y": r["y"] - 8, "width": r["width"] + 16, "height": r["height"] + 16}
+        focused_shot = page.screenshot(clip=around, animations="disabled", caret="hide")
+        control.evaluate("e => e.blur()")
+        blurred_shot = page.screenshot(clip=around, animations="disabled", caret="hide")
+        control.evaluate("e => e.focus()")  # Tab goes on from here
+        if focused_shot == blurred_shot:
+            problems.append(f"{where} {label!r}: looks the same focused and not")
+        if not (ring["visible"] and ring["style"] != "none" and ring["width"] >= 2 and ring["contrast"] >= 3):
+            problems.append(f"{where} {label!r}: focus ring {ring}")
+    assert {"radio cost", "radio acceptance", "range", "select-one", "button", "summary"} <= kinds, kinds
+    assert problems == [], "\n".join(problems)
+
+
+BOXES = """() => {
+  const box = (e, out = 0) => { const r = e.getBoundingClientRect(); return {top: r.top - out, bottom: r.bottom + out, left: r.left - out, right: r.right + out}; };
+  const el = document.activeElement, bar = document.querySelector('#simulation [data-bar]'), s = getComputedStyle(el);
+  // the focused element with its focus ring, which is drawn outside its box
+  const ring = s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth) + Math.max(0, parseFloat(s.outlineOffset));
+  return {inText: !!el.closest('article') && !el.closest('#simulation'), text: el.textContent.trim().slice(0, 40),
+          el: box(el, ring), bar: bar.hidden ? null : box(bar), header: box(document.querySelector('.md-header')), y: scrollY};
+}"""
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return a["top"] < b["bottom"] and b["top"] < a["bottom"] and a["left"] < b["right"] and b["left"] < a["right"]
+
+
+@pytest.mark.parametrize(("width", "height", "query"), [(1440, 900, ""), (375, 740, "?batch=1024")])
+def test_what_has_focus_is_never_behind_the_bar_or_the_header(new_context, width, height, query):
+    """With the bar showing (at ?batch=1024 with its "does not fit" badge, on a phone), Tab down
+    through the essay's links below the simulation and Shift+Tab back up: the focused element is
+    clear of the bar at the bottom and of the sticky header at the top, focus ring and all, at
+    every stop (WCAG 2.4.11); one taller than the room between them takes most of it."""
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto("/" + query)
+    wait_rendered(page, query)
+    # Read past the simulation, to the first link a screen below it, 100 px under the header: the
+    # bar shows, and keyboard focus starts at that link.
+    start = page.evaluate("""() => {
+      const below = document.querySelector('#simulation').getBoundingClientRect().bottom + scrollY + innerHeight;
+      const link = [...document.querySelectorAll('article a[href]')].find((a) => a.getBoundingClientRect().top + scrollY > below);
+      scrollTo(0, link.getBoundingClientRect().top + scrollY - document.querySelector('.md-header').offsetHeight - 100);
+      link.focus({ preventScroll: true });
+      return scrollY;
+    }""")
+    page.wait_for_selector("#simulation [data-bar]:not([hidden])")
+    if query:
+        assert page.locator("#simulation [data-bar] [data-fit-note]").is_visible()
+    stops, hidden = [], []
+    for key in ["Tab"] * 50 + ["Shift+Tab"] * 50:
+        page.keyboard.press(key)
+        at = page.evaluate(BOXES)
+        if not at["inText"]:
+            continue
+        assert at["bar"] is not None, f"{key} to {at['text']!r}: the bar went away"
+        stops.append(at)
+        el, room = at["el"], {**at["el"], "top": at["header"]["bottom"], "bottom": at["bar"]["top"]}
+        if el["bottom"] - el["top"] > room["bottom"] - room["top"]:
+            # Taller than the room between the two (a code block on a phone): cannot be clear of
+            # both; it takes most of that room.
+            shown = min(el["bottom"], room["bottom"]) - max(el["top"], room["top"])
+            if shown < (room["bottom"] - room["top"]) / 2:
+                hidden.append(f"{key} to {at['text']!r} at {round(el['top'])}–{round(el['bottom'])}: "
+                              f"{round(shown)} px of it in the room between the header and the bar, {round(room['top'])}–{round(room['bottom'])}")
+            continue
+        for other in ("bar", "header"):
+            if _overlap(el, at[other]):
+                hidden.append(f"{key} to {at['text']!r} at {round(at['el']['top'])}–{round(at['el']['bottom'])}: "
+                              f"behind the {other} at {round(at[other]['top'])}–{round(at[other]['bottom'])}")
+    # The walk went under the bar's edge and back up under the header's: the page scrolled both ways.
+    ys = [s["y"] for s in stops]
+    assert len(stops) >= 60 and max(ys) > start + height and min(ys) < max(ys) - height, (len(stops), start, min(ys), max(ys))
+    assert hidden == [], "\n".join(hidden)
+
+
+def test_on_a_phone_focus_in_the_simulation_is_never_behind_its_headline(new_context):
+    """On a phone the simulation keeps its verdict in a sticky headline under the header: Tab and
+    Shift+Tab through its controls never leave the focused one (ring and all) under it."""
+    page = new_context(viewport={"width": 375, "height": 740}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.focus("#simulation [data-action=reset]")
+    stops, hidden = 0, []
+    for key in ["Tab"] * 14 + ["Shift+Tab"] * 14:
+        page.keyboard.press(key)
+        at = page.evaluate("""() => {
+          const el = document.activeElement, s = getComputedStyle(el), r = el.getBoundingClientRect();
+          const ring = s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth) + Math.max(0, parseFloat(s.outlineOffset));
+          const headline = document.querySelector('#simulation .spec-sim__headline').getBoundingClientRect();
+          return {inMain: !!el.closest('#simulation') && !!el.closest('.spec-sim__headline ~ *') && !el.closest('[data-bar]'),
+                  text: el.name || el.textContent.trim().slice(0, 40), top: r.top - ring, bottom: r.bottom + ring,
+                  headline: [headline.top, headline.bottom]};
+        }""")
+        if not at["inMain"]:
+            continue
+        stops += 1
+        top, bottom = at["headline"]
+        if at["top"] < bottom and at["bottom"] > top:
+            hidden.append(f"{key} to {at['text']!r} at {round(at['top'])}–{round(at['bottom'])}: under the headline at {round(top)}–{round(bottom)}")
+    assert stops >= 20, stops
+    assert hidden == [], "\n".join(hidden)

@@ -57,6 +57,8 @@ def _problems(charts) -> list[str]:
                 found.append(f"{chart['name']}: {t['text']!r} runs off the chart")
             if re.search(r"\de[+-]?\d", t["text"]):
                 found.append(f"{chart['name']}: {t['text']!r} is in exponent notation")
+            if re.fullmatch(r"\d{4,}", t["text"]):  # the prose, tables and tooltips write "1,024"
+                found.append(f"{chart['name']}: {t['text']!r} has no thousands separator")
             if t["text"].endswith("…"):  # Vega cut it at its label limit
                 found.append(f"{chart['name']}: {t['text']!r} is cut short")
         texts = chart["texts"]

@@ -1,11 +1,15 @@
 """Hostile and malformed pastes: the paste box reads text a reader controls. Nothing from it is
 ever HTML; text that is not metrics gets one sentence with an example; broken numbers, restarted
-counters and odd characters get what can be said; a 10 MB paste is read, a larger one refused."""
+counters and odd characters get what can be said; numbers that cannot be are refused by name and
+leave the simulation alone; a 10 MB paste is read, a larger one refused."""
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 
-from .site_helpers import wait_rendered
+from .site_helpers import current_query, wait_rendered
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +39,8 @@ def _wait_read(page) -> str:
 
 MALFORMED = [
     ("vllm:spec_decode_num_drafts_total 1000\nvllm:spec_decode_num_drafts_total 10\n", "restarted"),
-    ("vllm:spec_decode_num_drafts_total{engine=\"0\"} banana\n", "Nothing here could be read"),
+    ("vllm:spec_decode_num_drafts_total{engine=\"0\"} banana\n",
+     "These numbers cannot be: vllm:spec_decode_num_drafts_total: 'banana' is not a number"),
     ("SpecDecoding metrics: Mean acceptance length: nan, Per-position acceptance rate: nan, nan", "Read "),
     ("SpecDecoding metrics: Per-position acceptance rate: 0.5\u200b, 0.25 \U0001f680", "Read "),
     ("Speculative metrics: Draft acceptance rate: 0.500, Number of speculative tokens: 0", "cannot be fitted"),
@@ -92,3 +97,59 @@ def test_a_ten_megabyte_paste_is_read_and_a_larger_one_refused(home):
     home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.includes('20,000,000')")
 
 
+DATA = Path(__file__).resolve().parents[1] / "data" / "metrics"
+IMPOSSIBLE = json.loads((DATA / "impossible.json").read_text())["cases"]
+REFUSED = "These numbers cannot be: "
+
+
+def _refused(page, text: str) -> str:
+    """Paste `text` and read it; the box must refuse it. The URL, the history and the simulation
+    must be as they were: checked after two frames, time enough for a read to apply a state."""
+    state = "[location.search, history.length, document.querySelector('#simulation').dataset.rendered]"
+    before = page.evaluate(f"() => {state}")
+    page.fill("#spec-metrics-text", text)
+    page.click("[data-metrics-form] button[type=submit]")
+    page.wait_for_function("p => document.querySelector('[data-metrics-status]').textContent.startsWith(p)",
+                           arg=REFUSED)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    after = page.evaluate(f"() => [...{state}, document.querySelector('#simulation').getAttribute('aria-busy')]")
+    assert after[:3] == before and after[3] != "true", (text, before, after)
+    # no fit, no answer, no flag: the result is hidden, nothing of it on screen
+    assert page.locator("[data-metrics-result]").is_hidden()
+    assert page.locator("[data-metrics] pre code:visible, [data-metrics] table:visible").count() == 0
+    return page.locator("[data-metrics-status]").inner_text()
+
+
+COLD_READ = ("A: more accepted tokens than drafted, one scrape",
+             "B: a mean acceptance length that is not a number, then impossible rates", "C: a NaN counter among HTML")
+
+
+@pytest.mark.parametrize("case", [c for c in IMPOSSIBLE if c["case"] in COLD_READ], ids=lambda c: c["case"][:1])
+def test_numbers_that_cannot_be_are_refused_and_the_simulation_stays(home, case):
+    """Found by a cold read: 500 accepted of 300 drafted fitted α = 0.95 and set the simulation to
+    it with a flag; a per-position rate of 1.5 was read and the positions after it dropped; a NaN
+    counter was read as "no drafts"."""
+    status = _refused(home, case["text"])
+    assert status.startswith(f"{REFUSED}{case['field']}: "), status
+    assert f"; allowed: {case['allowed']}" in status and status.endswith(
+        "Nothing was fitted; the simulation was left as it was.")
+    assert "\n" not in status and "×" not in status and "--speculative-config" not in status
+    assert current_query(home) == ""
+    assert home.evaluate("() => window.__pwned") is None  # the HTML around case C is text, never markup
+
+
+def test_after_a_fit_an_impossible_paste_leaves_the_fitted_simulation_alone(home):
+    # the example moves the simulation to its fit; every impossible text then leaves it there
+    home.click("[data-action=metrics-example]")
+    _wait_read(home)
+    fitted = current_query(home)
+    assert "gamma=3" in fitted and "alpha=0.5" in fitted
+    for case in IMPOSSIBLE:
+        status = _refused(home, case["text"])
+        assert status.startswith(f"{REFUSED}{case['field']}: ") and case["allowed"] in status, (case["case"], status)
+        assert current_query(home) == fitted
+    wait_rendered(home, fitted)
+    # and a possible text is read again as before
+    home.fill("#spec-metrics-text", DATA_LINE)
+    home.click("[data-metrics-form] button[type=submit]")
+    assert "rising with position" in _wait_read(home)

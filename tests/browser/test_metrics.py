@@ -22,6 +22,7 @@ pytestmark = pytest.mark.browser
 DATA = Path(__file__).resolve().parents[1] / "data" / "metrics"
 FILES = sorted(p.name for p in DATA.iterdir() if p.suffix in (".log", ".txt"))
 SIMULATION_MAX_GAMMA = max(FIELDS["gamma"].grid)
+IMPOSSIBLE = json.loads((DATA / "impossible.json").read_text())["cases"]
 
 PAGE_READ = """async (text) => {
   const parse = await import('/javascripts/metrics/parse.js');
@@ -105,6 +106,24 @@ def test_the_page_reads_and_fits_each_text_as_the_command_line_does(modules_page
         (fit.shape, fit.alpha, fit.gamma, fit.basis)
     assert page_fit["residual"] == pytest.approx(fit.residual, abs=1e-8)
     assert page_fit["residuals"] == pytest.approx(fit.residuals, abs=1e-8)
+
+
+PAGE_REFUSE = """async (text) => {
+  const parse = await import('/javascripts/metrics/parse.js');
+  try { return {reading: parse.parseMetrics(text)}; } catch (e) {
+    return {impossible: e instanceof parse.ImpossibleMetricsError, input: e instanceof parse.MetricsInputError,
+            field: e.field, message: e.message};
+  }
+}"""
+
+
+@pytest.mark.parametrize("case", IMPOSSIBLE, ids=[c["case"] for c in IMPOSSIBLE])
+def test_the_page_refuses_what_the_command_line_refuses_in_the_same_words(modules_page, case):
+    with pytest.raises(MetricsInputError) as e:
+        parse_metrics(case["text"])
+    got = modules_page.evaluate(PAGE_REFUSE, case["text"])
+    assert "reading" not in got, got
+    assert got == {"impossible": True, "input": True, "field": case["field"], "message": str(e.value)}
 
 
 def _answer_rows(page) -> list[list[str]]:

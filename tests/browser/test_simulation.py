@@ -383,7 +383,7 @@ def test_every_readout_is_written_as_python_writes_it(page, page_log, query, ver
     assert len(readouts) > 20
     for key, fmt, value, text in readouts:
         assert text == FILTERS[fmt](json.loads(value)), (key, fmt, value, text)
-    assert page.locator(".spec-bar__verdict").inner_text() == verdict
+    assert page.locator(".spec-bar__verdict").inner_text() == f"({verdict})"
 
 
 @pytest.mark.parametrize("width", [1440, 1280, 960, 375])

@@ -22,15 +22,105 @@ export class MetricsInputError extends Error {
   }
 }
 
-const NUM = "([0-9]+(?:\\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|nan|NaN|inf)";
+// A number where a log line prints one: signed, so that a negative one is refused as negative, not
+// skipped as text; nan is what vLLM prints for an interval without drafts.
+const NUMBER = "[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?inf|nan";
+const LEADING_NUMBER = new RegExp(`^\\s*(${NUMBER})(?![0-9A-Za-z.])`);
 
-function find(pattern, line) {
-  const m = new RegExp(pattern).exec(line);
-  return m ? Number(m[1] === "nan" || m[1] === "NaN" ? NaN : m[1] === "inf" ? Infinity : m[1]) : null;
+// A number in the text's spelling: JavaScript's Number() reads neither "inf" nor "nan".
+function number(text) {
+  if (text === "nan") return NaN;
+  if (/^[+]?inf$/.test(text)) return Infinity;
+  if (text === "-inf") return -Infinity;
+  return Number(text);
 }
 
-function rates(text) {
-  return (text.match(/nan|[0-9]+(?:\.[0-9]+)?/g) ?? []).map((x) => (x === "nan" ? NaN : Number(x)));
+// A number in the text that cannot be (more accepted tokens than drafted, a rate above 1, a NaN
+// counter), or text where the engine prints a number. The reading is refused, not fitted: a fit of
+// impossible numbers still prints a speedup and a flag. `field` is the field as the text writes it;
+// the message is specmodel's ImpossibleMetricsError's, word for word.
+export class ImpossibleMetricsError extends MetricsInputError {
+  constructor(field, problem, allowed) {
+    super(problem);
+    this.message = `${field}: ${problem}; allowed: ${allowed}`;
+    this.field = field;
+    this.allowed = allowed;
+  }
+}
+
+// A number in a refusal, written as parse.py's _shown writes it (Python's repr: exponents from
+// 1e-4 down and 1e21 up, of two digits at least).
+function shown(x) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x !== 0 && Math.abs(x) < 1e-4) return x.toExponential().replace(/e([+-])([0-9])$/, "e$10$2");
+  // every digit of a large count, as Python's int() writes it (String() rounds past 2^53)
+  return Number.isInteger(x) && Math.abs(x) < 1e21 ? BigInt(x).toString() : String(x);
+}
+
+function quoted(text) {
+  const chars = Array.from(text); // code points, as Python counts them
+  return `'${chars.length > 30 ? `${chars.slice(0, 30).join("")}…` : text}'`;
+}
+
+// The number after `label` (a regular expression ending in its colon); null where the line lacks
+// the label. Anything else where the engine prints a number is refused, not skipped.
+function logValue(label, line, field, allowed) {
+  const m = new RegExp(`${label}\\s*([^,\\s]*)`).exec(line);
+  if (!m) return null;
+  if (!new RegExp(`^(?:${NUMBER})$`).test(m[1])) {
+    throw new ImpossibleMetricsError(field, m[1] ? `${quoted(m[1])} is not a number` : "no number follows it", allowed);
+  }
+  return number(m[1]);
+}
+
+const TOKENS = "a whole number of tokens, 0 or more";
+
+function checkCount(field, x, allowed = TOKENS) {
+  if (x !== null && !(Number.isFinite(x) && x >= 0 && Number.isInteger(x))) {
+    throw new ImpossibleMetricsError(field, `${shown(x)} is not a count`, allowed);
+  }
+}
+
+const RATES = "a number from 0 to 1 at every position (the share of drafts that reached it)";
+
+// Comma-separated rates. With `trailing`, the list ends at its last number (the line's next field
+// follows it); a position before that which is not a number is refused, not dropped.
+function rateList(text, field, trailing) {
+  const items = text.split(",");
+  const read = items.map((item) => LEADING_NUMBER.exec(item));
+  let last = items.length - 1;
+  if (trailing) {
+    last = -1;
+    read.forEach((m, i) => {
+      if (m) last = i;
+    });
+  }
+  for (let i = 0; i <= last; i += 1) {
+    if (!read[i]) throw new ImpossibleMetricsError(field, `position ${i + 1}, ${quoted(pyStrip(items[i]))}, is not a number`, RATES);
+  }
+  if (last < 0) throw new ImpossibleMetricsError(field, `${quoted(pyStrip(items[0]))} is not a number`, RATES);
+  return read.slice(0, last + 1).map((m) => number(m[1]));
+}
+
+// Python's str.strip(): the messages quote the same text.
+const pyStrip = (text) => text.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
+
+// Each rate a share (nan: vLLM's interval without drafts); with `falling`, unconditional rates: a
+// draft reaches position j + 1 only through position j.
+function checkRates(field, values, falling) {
+  values.forEach((p, j) => {
+    if (!Number.isNaN(p) && !(p >= 0 && p <= 1)) throw new ImpossibleMetricsError(field, `${shown(p)} at position ${j + 1} is not a rate`, RATES);
+  });
+  const seen = values.map((p, j) => [j, p]).filter(([, p]) => !Number.isNaN(p));
+  for (let n = 1; n < seen.length; n += 1) {
+    const [i, before] = seen[n - 1];
+    const [j, p] = seen[n];
+    if (falling && p > before) {
+      throw new ImpossibleMetricsError(field, `${shown(p)} at position ${j + 1} is more than the ${shown(before)} at position ${i + 1}`,
+        "each position's rate at most the one before it (a draft reaches a position only through the ones before it)");
+    }
+  }
 }
 
 function mostCommon(values) {
@@ -66,14 +156,48 @@ function v1Line(line) {
   const at = line.indexOf("SpecDecoding metrics:");
   if (at < 0) return null;
   line = line.slice(at);
-  const perPos = /Per-position acceptance rate:\s*((?:nan|[0-9.]+)(?:,\s*(?:nan|[0-9.]+))*)/.exec(line);
-  return {
-    mean: find("Mean acceptance length:\\s*" + NUM, line),
-    accepted: find("Accepted:\\s*([0-9]+) tokens", line),
-    drafted: find("Drafted:\\s*([0-9]+) tokens", line),
-    per_pos: perPos ? rates(perPos[1]) : null,
+  const perPos = /Per-position acceptance rate:(.*)/.exec(line);
+  const x = {
+    mean: logValue("Mean acceptance length:", line, "Mean acceptance length", "a number from 1 to γ + 1"),
+    accepted: logValue("Accepted:", line, "Accepted", TOKENS),
+    drafted: logValue("Drafted:", line, "Drafted", TOKENS),
+    per_pos: perPos ? rateList(perPos[1], "Per-position acceptance rate", true) : null,
     throughputs: line.includes("Accepted throughput"),
   };
+  checkV1(x);
+  return x;
+}
+
+// vLLM 0.8.5 printed accepted / drafts, without the bonus token: its mean is nearer the sum of the
+// rates than 1 + that sum (later versions print the throughputs too).
+function leavesOutBonus(x) {
+  const s = sum(x.per_pos.map((p) => (Number.isNaN(p) ? 0 : p)));
+  return x.mean !== null && !x.throughputs && Math.abs(x.mean - s) < Math.abs(x.mean - 1 - s);
+}
+
+function checkV1(x) {
+  checkCount("Accepted", x.accepted);
+  checkCount("Drafted", x.drafted);
+  if (x.accepted !== null && x.drafted !== null && x.accepted > x.drafted) {
+    throw new ImpossibleMetricsError("Accepted", `${shown(x.accepted)} tokens, more than the ${shown(x.drafted)} Drafted`,
+      "0 to the Drafted tokens (a token is drafted before it is accepted)");
+  }
+  if (x.per_pos && x.per_pos.length) checkRates("Per-position acceptance rate", x.per_pos, true);
+  const mean = x.mean;
+  if (mean === null || Number.isNaN(mean)) return;
+  let low = 1;
+  let high = Infinity;
+  let allowed = "1 or more (the bonus token counts)";
+  if (x.per_pos && x.per_pos.length) {
+    const k = x.per_pos.length;
+    if (leavesOutBonus(x)) [low, high, allowed] = [0, k, `0 to γ = ${k} (the line lists ${k} positions and leaves out the bonus token)`];
+    else [low, high, allowed] = [1, k + 1, `1 to γ + 1 = ${k + 1} (the line lists ${k} positions)`];
+  }
+  if (!(Number.isFinite(mean) && low <= mean && mean <= high)) {
+    const problem = !Number.isFinite(mean) ? `${shown(mean)} is not a finite number`
+      : mean < low ? `${shown(mean)} is less than ${low}` : `${shown(mean)} is more than ${high}`;
+    throw new ImpossibleMetricsError("Mean acceptance length", problem, allowed);
+  }
 }
 
 // vLLM prints the mean acceptance length to two decimals: a larger gap is a real disagreement.
@@ -130,7 +254,7 @@ function poolV1(lines) {
   for (const x of used) {
     const pos = x.per_pos.map((p) => (Number.isNaN(p) ? 0 : p));
     const s = sum(pos);
-    const lineNoBonus = x.mean !== null && !x.throughputs && Math.abs(x.mean - s) < Math.abs(x.mean - 1 - s);
+    const lineNoBonus = leavesOutBonus(x);
     noBonus = noBonus || lineNoBonus;
     const d = x.drafted !== null ? x.drafted / k : 1;
     if (x.drafted !== null && x.drafted % k) uneven = true;
@@ -162,11 +286,13 @@ function poolV1(lines) {
       drafts = accepted / (printed - 1);
     }
   }
+  // Lines without token counts were weighted as one draft each: counts made up for them are not shown.
+  const counted = used.every((x) => x.accepted !== null && x.drafted !== null);
   return reading("vLLM V1 log", lines.length, {
     gamma: k,
-    num_drafts: drafts,
-    num_draft_tokens: drafted,
-    num_accepted_tokens: accepted,
+    num_drafts: counted ? drafts : null,
+    num_draft_tokens: counted ? drafted : null,
+    num_accepted_tokens: counted ? accepted : null,
     mean_acceptance_length: mean,
     per_position_acceptance: perPosition,
     notes,
@@ -179,13 +305,42 @@ function v0Line(line) {
   const at = line.indexOf("Speculative metrics:");
   if (at < 0) return null;
   line = line.slice(at);
-  return {
-    rate: find("Draft acceptance rate:\\s*" + NUM, line),
-    k: find("Number of speculative tokens:\\s*([0-9]+)", line),
-    accepted: find("Number of accepted tokens:\\s*([0-9]+)", line),
-    drafted: find("Number of draft tokens(?: tokens)?:\\s*([0-9]+)", line),
-    emitted: find("Number of emitted tokens(?: tokens)?:\\s*([0-9]+)", line),
+  const x = {
+    rate: logValue("Draft acceptance rate:", line, "Draft acceptance rate", "a number from 0 to 1"),
+    k: logValue("Number of speculative tokens:", line, "Number of speculative tokens", TOKENS),
+    accepted: logValue("Number of accepted tokens:", line, "Number of accepted tokens", TOKENS),
+    drafted: logValue("Number of draft tokens(?: tokens)?:", line, "Number of draft tokens", TOKENS),
+    emitted: logValue("Number of emitted tokens(?: tokens)?:", line, "Number of emitted tokens", TOKENS),
   };
+  checkV0(x);
+  return x;
+}
+
+function checkV0(x) {
+  const { rate, k, drafted, emitted } = x;
+  if (rate !== null && !Number.isNaN(rate) && !(rate >= 0 && rate <= 1)) {
+    throw new ImpossibleMetricsError("Draft acceptance rate", `${shown(rate)} is not a rate`, "a number from 0 to 1");
+  }
+  checkCount("Number of speculative tokens", k);
+  checkCount("Number of accepted tokens", x.accepted);
+  checkCount("Number of draft tokens", drafted);
+  checkCount("Number of emitted tokens", emitted);
+  if (x.accepted !== null && drafted !== null && x.accepted > drafted) {
+    throw new ImpossibleMetricsError("Number of accepted tokens", `${shown(x.accepted)}, more than the ${shown(drafted)} draft tokens`,
+      "0 to the Number of draft tokens");
+  }
+  if (!k || drafted === null) return;
+  // V0 drafts all k positions at every step: its draft tokens are steps × k
+  if (drafted % k) {
+    throw new ImpossibleMetricsError("Number of draft tokens", `${shown(drafted)} is not a multiple of the ${shown(k)} speculative tokens`,
+      `a multiple of ${shown(k)}`);
+  }
+  const drafts = drafted / k;
+  if (emitted !== null && drafts && !(drafts <= emitted && emitted <= drafts * (k + 1))) {
+    throw new ImpossibleMetricsError("Number of emitted tokens",
+      `${shown(emitted)} in ${shown(drafts)} drafts is a mean acceptance length outside 1 to γ + 1 = ${shown(k + 1)}`,
+      `${shown(drafts)} to ${shown(drafts * (k + 1))}`);
+  }
 }
 
 function readV0(lines) {
@@ -219,7 +374,7 @@ function readV0(lines) {
 
 // --- llama-server lines ------------------------------------------------------------------------
 
-const LLAMA = /draft acceptance(?: rate)? = ([0-9.]+) \(\s*([0-9]+) accepted \/\s*([0-9]+) generated\)(?:, mean len =\s*([0-9.]+))?/;
+const LLAMA = /draft acceptance(?: rate)? = ([0-9]+(?:\.[0-9]*)?) \(\s*([0-9]+) accepted \/\s*([0-9]+) generated\)(?:, mean len =\s*([0-9]+(?:\.[0-9]*)?))?/;
 const LLAMA_POS = /acc per pos = \(([^)]*)\)/;
 
 function readLlama(lines) {
@@ -228,11 +383,24 @@ function readLlama(lines) {
   for (const line of lines) {
     const m = LLAMA.exec(line);
     if (m) {
-      requests.push({ accepted: Number(m[2]), drafted: Number(m[3]), mean: m[4] ? Number(m[4]) : null, per_pos: null });
+      const request = { accepted: Number(m[2]), drafted: Number(m[3]), mean: m[4] ? Number(m[4]) : null, per_pos: null };
+      if (Number(m[1]) > 1) throw new ImpossibleMetricsError("draft acceptance", `${shown(Number(m[1]))} is not a rate`, "a number from 0 to 1");
+      if (request.accepted > request.drafted) {
+        throw new ImpossibleMetricsError("accepted", `${shown(request.accepted)}, more than the ${shown(request.drafted)} generated`,
+          "0 to the generated draft tokens");
+      }
+      if (request.mean !== null && request.mean < 1) {
+        throw new ImpossibleMetricsError("mean len", `${shown(request.mean)} is less than 1`, "1 or more (the bonus token counts)");
+      }
+      requests.push(request);
       continue;
     }
     const p = LLAMA_POS.exec(line);
-    if (p && requests.length) requests[requests.length - 1].per_pos = rates(p[1]);
+    if (p && requests.length) {
+      // llama-server's rates are not documented as unconditional: only their range is checked
+      requests[requests.length - 1].per_pos = rateList(p[1], "acc per pos", false);
+      checkRates("acc per pos", requests[requests.length - 1].per_pos, false);
+    }
   }
   const accepted = sum(requests.map((r) => r.accepted));
   const drafted = sum(requests.map((r) => r.drafted));
@@ -312,11 +480,16 @@ function isSample(line) {
   return Boolean(m && metric(m[1]));
 }
 
+const COUNT = "a number from 0 up (a count)";
+
+// Also returns each metric's name as the text writes it, for the refusals. A value that is not a
+// count (NaN, ±Inf, negative, not a number) is refused: read as 0 it became "no drafts".
 function scrapes(lines) {
   const out = [];
   let seen = new Set();
   let current = new Map();
   let prefix = "";
+  const names = new Map();
   for (const line of lines) {
     if (line.trimStart().startsWith("#")) continue;
     const m = SAMPLE.exec(line);
@@ -324,9 +497,15 @@ function scrapes(lines) {
     const named = metric(m[1]);
     if (!named) continue;
     const value = promValue(m[3]);
-    if (value === null) continue;
+    if (value === null) throw new ImpossibleMetricsError(m[1], `${quoted(m[3])} is not a number`, COUNT);
+    if (!(Number.isFinite(value) && value >= 0)) throw new ImpossibleMetricsError(m[1], `${m[3]} is not a count`, COUNT);
     prefix = prefix || named[0];
+    if (!names.has(named[1])) names.set(named[1], m[1]);
     const labels = Object.fromEntries([...(m[2] ?? "").matchAll(LABEL)].map((x) => [x[1], x[2]]));
+    if (named[1] === "spec_decode_num_accepted_tokens_per_pos" && !/^[0-9]+$/.test(labels.position ?? "")) {
+      const problem = "position" in labels ? `position=${quoted(labels.position)} is not a position` : "a sample without a position label";
+      throw new ImpossibleMetricsError(m[1], problem, 'a position="0", "1", … label on every sample');
+    }
     const series = m[1] + JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));
     if (seen.has(series)) {
       out.push(current);
@@ -335,15 +514,52 @@ function scrapes(lines) {
     }
     seen.add(series);
     const key = `${named[1]}|${labels.position ?? ""}`;
-    current.set(key, (current.get(key) ?? 0) + (Number.isNaN(value) ? 0 : value));
+    current.set(key, (current.get(key) ?? 0) + value);
   }
   if (current.size) out.push(current);
-  return { prefix, scrapes: out };
+  return { prefix, scrapes: out, names };
+}
+
+// Counts over one window that cannot be: more accepted tokens than drafted, drafts of more
+// positions than the counters list, a position reached by more drafts than the one before it.
+function checkWindow(names, drafts, drafted, accepted, positions) {
+  const gamma = positions.length || null;
+  const name = (key) => names.get(key);
+  const perPos = name("spec_decode_num_accepted_tokens_per_pos");
+  if (positions.length) {
+    const start = positions[0][0];
+    const gap = positions.findIndex(([p], i) => p !== start + i);
+    if (gap >= 0) {
+      throw new ImpossibleMetricsError(perPos, `position ${start + gap} is missing`,
+        `every position from ${start} to ${positions[positions.length - 1][0]}`);
+    }
+  }
+  if (drafted !== null && !(drafts <= drafted && drafted <= (gamma ?? Infinity) * drafts)) {
+    const allowed = gamma ? `${shown(drafts)} to ${shown(gamma * drafts)} (1 to γ = ${gamma} tokens a draft)`
+      : `${shown(drafts)} or more (at least 1 token a draft)`;
+    throw new ImpossibleMetricsError(name("spec_decode_num_draft_tokens"), `${shown(drafted)} draft tokens in ${shown(drafts)} drafts`, allowed);
+  }
+  const ceiling = drafted !== null ? drafted : gamma ? gamma * drafts : null;
+  if (accepted !== null && ceiling !== null && accepted > ceiling) {
+    throw new ImpossibleMetricsError(name("spec_decode_num_accepted_tokens"),
+      `${shown(accepted)} accepted tokens, more than the ${shown(ceiling)} drafted`,
+      `0 to ${shown(ceiling)} (a token is drafted before it is accepted)`);
+  }
+  positions.forEach(([p, v], j) => {
+    if (v > drafts) {
+      throw new ImpossibleMetricsError(perPos, `${shown(v)} at position ${p}, more than the ${shown(drafts)} drafts`,
+        `0 to ${shown(drafts)} at every position`);
+    }
+    if (j && v > positions[j - 1][1]) {
+      throw new ImpossibleMetricsError(perPos, `${shown(v)} at position ${p}, more than the ${shown(positions[j - 1][1])} at position ${positions[j - 1][0]}`,
+        "each position at most the one before it (a draft reaches a position only through the ones before it)");
+    }
+  });
 }
 
 function readPrometheus(lines) {
-  const { prefix, scrapes: all } = scrapes(lines);
-  if (all.length === 0) return null; // every value unreadable
+  const { prefix, scrapes: all, names } = scrapes(lines);
+  if (all.length === 0) return null; // no sample of ours
   const source = prefix === "vllm" ? "Prometheus (vLLM)" : "Prometheus (llama.cpp)";
   const notes = [];
   const last = all[all.length - 1];
@@ -380,7 +596,7 @@ function readPrometheus(lines) {
     );
     return reading(source, all.length, { running_requests: running, notes });
   }
-  if (drafts !== null && drafts < 0) {
+  if ([...values.values()].some((v) => v < 0)) {
     notes.push("The counters went down between the scrapes: the server restarted; paste two scrapes of one run.");
     return reading(source, all.length, { running_requests: running, notes });
   }
@@ -396,6 +612,7 @@ function readPrometheus(lines) {
       notes,
     });
   }
+  checkWindow(names, drafts, drafted, accepted, positions);
   if (!positions.length) {
     notes.push(
       "No per-position counters (vLLM before 0.8.5, or llama.cpp before its first finished speculative request), " +

@@ -37,6 +37,22 @@ export function mountBar(sim) {
     bar.style.setProperty("--spec-column-center", `${column.left + column.width / 2}px`);
     bar.style.setProperty("--spec-column-width", `${column.width}px`);
   };
+  // While the bar shows, what takes the keyboard's focus is scrolled clear of it: the root's
+  // scroll-padding-bottom is the bar's real height, from its top to the window's bottom edge, and
+  // a little more (spec.css). It follows the bar as it grows or shrinks (a fit note, a note, the
+  // wrapping at another width). A property of the root's own, not inherited: nothing else is
+  // restyled, and no box moves (no scroll anchoring is lost).
+  const root = document.documentElement.style;
+  const clear = () => {
+    if (bar.hidden) {
+      root.removeProperty("scroll-padding-bottom");
+      return;
+    }
+    const gap = parseFloat(getComputedStyle(bar).bottom) || 0;
+    root.scrollPaddingBottom = `${Math.ceil(bar.offsetHeight + 2 * gap)}px`;
+  };
+  const resized = new ResizeObserver(clear);
+  resized.observe(bar);
   // Not before the reader reaches the simulation: the page's opening is not yet about a state.
   const show = () => {
     // Never two verdicts on screen: in the lower part of the simulation a phone shows the panel's
@@ -44,6 +60,7 @@ export function mountBar(sim) {
     const shown = offscreen && (passed || touched) && !headlineShown;
     if (shown) align();
     bar.hidden = !shown;
+    clear();
     // the bar's last height: the room stays when it hides
     if (shown) room.style.setProperty("--spec-bar-space", `${bar.offsetHeight}px`);
   };
@@ -116,6 +133,8 @@ export function mountBar(sim) {
       observer.disconnect();
       passedObserver.disconnect();
       headlineObserver.disconnect();
+      resized.disconnect();
+      root.removeProperty("scroll-padding-bottom");
       room.remove();
       removeEventListener("resize", align);
       clearTimeout(timer);
