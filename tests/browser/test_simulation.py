@@ -316,6 +316,28 @@ def test_a_scroll_bar_drag_while_the_charts_catch_up_is_the_readers_to_keep(page
     assert abs(page.evaluate("scrollY") - result["at"]) < 2
 
 
+@pytest.mark.parametrize("width, height", [(1440, 900), (375, 740)])
+def test_the_bar_opens_a_corrected_link_where_the_simulation_says_how(new_context, width, height):
+    """Found in a cold read: a bad link's notes sit under the ladder, 940 px below the panel's
+    top on a laptop and 1,900 px on a phone; the bar said the link was corrected, and its button
+    opened the panel's top, where no note is in view. It now opens at the notes; without a
+    correction it opens the panel's top as before."""
+    context = new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto("/?batch=abc")
+    wait_rendered(page, "")
+    page.wait_for_function("() => { const n = document.querySelector('#simulation [data-bar-note]');"
+                           " return !n.hidden && !n.closest('[data-bar]').hidden; }")
+    page.locator("#simulation [data-bar] [data-action=open-simulation]").click()
+    page.wait_for_function(
+        "() => { const r = document.querySelector('#simulation [data-notes]').getBoundingClientRect();"
+        " return !document.querySelector('#simulation [data-notes]').hidden && r.top >= 0 && r.bottom <= innerHeight; }",
+        timeout=5000,  # a smooth scroll of a few screens; without the fix it never comes
+    )
+    texts = page.locator("#simulation [data-notes] p").all_inner_texts()
+    assert any("batch=abc" in t for t in texts), texts
+
+
 def page_readouts_text(page, key: str) -> str:
     return page.locator(f"#simulation .spec-sim__readouts--main [data-readout={key}]").first.inner_text()
 

@@ -96,7 +96,11 @@ export function mountBar(sim) {
     readingAt = scrollY;
     if (back) back.hidden = false;
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
-    sim.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+    // While the bar says the link was corrected, open where the simulation says how: its notes
+    // sit under the ladder, a screen or more below the panel's top.
+    const notes = sim.querySelector("[data-notes]");
+    const explain = note && !note.hidden && notes && !notes.hidden;
+    (explain ? notes : sim).scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: explain ? "center" : "start" });
     sim.focus({ preventScroll: true });
   });
   back?.addEventListener("click", () => {
