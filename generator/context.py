@@ -42,9 +42,7 @@ from .catalog_context import catalog_values
 def _arch_values(arch) -> dict:
     values = asdict(arch)
     values.update(params=arch.params, weight_bytes=arch.weight_bytes, kv_bytes_per_token=arch.kv_bytes_per_token,
-                  gemm_weight_bytes=arch.gemm_weight_bytes,
-                  # the table a pass gathers rows of (V·h in bf16); none in a head, which shares the target's
-                  embedding_bytes=0 if arch.is_eagle3_head else 2 * arch.vocab_size * arch.hidden_size)
+                  gemm_weight_bytes=arch.gemm_weight_bytes, embedding_bytes=arch.embedding_bytes)
     return values
 
 

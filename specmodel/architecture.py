@@ -220,6 +220,12 @@ class Architecture:
         return BF16_BYTES * (self.num_hidden_layers * per_layer + sum(i * o for _, i, o in self.pass_gemms))
 
     @property
+    def embedding_bytes(self) -> int:
+        """Bytes of the input embedding table, V·h in bf16, which a pass gathers rows of rather
+        than streams (per_kernel.py); 0 for an EAGLE-3 head, which shares the target's."""
+        return 0 if self.is_eagle3_head else BF16_BYTES * self.vocab_size * self.hidden_size
+
+    @property
     def lm_head_shape(self) -> tuple[int, int]:
         """(in, out) of the output head: hidden size → vocabulary (the tied embedding when tied)."""
         return self.hidden_size, self.vocab_size
