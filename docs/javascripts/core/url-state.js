@@ -168,9 +168,32 @@ export function constrainState(state, manifest, asked = new Set()) {
   return { state: out, notes };
 }
 
+// Keys other tools add to a link the reader did not write: the theme's search (q, h), campaign
+// tags (utm_*) and the click ids a link picks up when shared (fbclid, gclid, msclkid…). Ignored
+// without a note: the reader could do nothing about them.
+const FOREIGN_KEY = /^(?:q|h|ref|utm_.*|[a-z]*clid)$/i;
+const UNKNOWN_SHOWN = 2;
+
+// One note for the keys that are not settings: a misspelt or miscased key (BATCH=64, gama=3)
+// would otherwise leave the reader looking at the default without knowing why.
+function unknownKeysNote(params, manifest) {
+  const keys = manifest.state.map((s) => s.key);
+  const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k)))];
+  if (unknown.length === 0) return null;
+  const named = unknown.slice(0, UNKNOWN_SHOWN).map((k) => {
+    const meant = keys.find((key) => key.toLowerCase() === k.trim().toLowerCase());
+    const name = k === "" ? "a parameter without a name" : `“${shown(k)}”`;
+    return meant ? `${name} (did you mean ${meant}?)` : name;
+  });
+  const more = unknown.length - named.length;
+  const list = more > 0 ? `${named.join(", ")} and ${more} more` : named.join(" and ");
+  return `${list} ${unknown.length === 1 ? "is not a setting" : "are not settings"} of the simulation; ignored.`;
+}
+
 // Parse a query string ("?batch=64&…", with or without "?") into a complete, valid state.
-// Unknown keys are ignored; on a repeated key the last value wins. Returns {state, notes}, notes
-// being plain-text sentences for the reader (never HTML).
+// On a repeated key the last value wins; keys that are not settings are ignored, and said so
+// unless another tool added them. Returns {state, notes}, notes being plain-text sentences
+// for the reader (never HTML).
 export function parseQuery(query, manifest) {
   const { axes, defaults, labels } = manifest;
   const state = defaultState(manifest);
@@ -193,6 +216,8 @@ export function parseQuery(query, manifest) {
     if (note) notes.push(note);
     else asked.add(name);
   }
+  const unknown = unknownKeysNote(params, manifest);
+  if (unknown) notes.push(unknown);
   const constrained = constrainState(state, manifest, asked);
   return { state: constrained.state, notes: [...notes, ...constrained.notes] };
 }
