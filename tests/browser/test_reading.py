@@ -370,9 +370,9 @@ BAR_PAIRS = r"""() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [1600, 1280, 1000, 375])
-def test_the_bar_sits_over_the_text_and_keeps_each_value_with_its_label(new_context, width):
-    page = new_context(viewport={"width": width, "height": 800}).new_page()
+@pytest.mark.parametrize(("width", "height"), [(1600, 800), (1280, 800), (1000, 800), (375, 800), (740, 360)])
+def test_the_bar_sits_over_the_text_and_keeps_each_value_with_its_label(new_context, width, height):
+    page = new_context(viewport={"width": width, "height": height}).new_page()
     page.goto("/?batch=64&drafter=qwen3-1.7b&gpu=h200")
     wait_rendered(page, "?gpu=h200&batch=64&drafter=qwen3-1.7b")
     page.evaluate("() => scrollTo(0, document.body.scrollHeight / 2)")
@@ -384,6 +384,8 @@ def test_the_bar_sits_over_the_text_and_keeps_each_value_with_its_label(new_cont
               toc: r(document.querySelector('.md-sidebar--secondary .md-sidebar__scrollwrap'))};
     }""")
     bar = boxes["bar"]
+    # it leaves the reader most of the window, a phone held sideways (360 px tall) included
+    assert bar["height"] <= 0.22 * height, (bar["height"], height)
     # over the text column, and clear of the navigation and the table of contents beside it
     assert bar["left"] >= boxes["text"]["left"] - 1 and bar["right"] <= boxes["text"]["right"] + 1, boxes
     for side in ("nav", "toc"):
