@@ -211,6 +211,50 @@ def test_a_long_table_on_a_phone_shows_its_first_cards_and_a_button_for_the_rest
     assert button.evaluate("b => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
 
 
+# Per card of every shown stack: how many lines of cells it takes, and which of its cells are
+# short (a number, yes or no, a short name: twelve characters or fewer), three to a line on a phone.
+CARD_LINES = """root => [...root.querySelectorAll('table[data-cards] tbody tr')].filter(r => r.offsetHeight > 0).map(r => {
+  const cells = [...r.cells];
+  const tops = new Set(cells.map(c => Math.round(c.getBoundingClientRect().top)));
+  const short = cells.map(c => c.textContent.trim().length <= 12);
+  return [tops.size, short, r.textContent.trim().slice(0, 40)];
+})"""
+
+
+def most_lines(short: list[bool]) -> int:
+    """The lines a card takes at most if every run of short cells sits three to a line."""
+    lines, run = 0, 0
+    for is_short in short + [False]:
+        if is_short:
+            run += 1
+            continue
+        lines += -(-run // 3) + 1
+        run = 0
+    return lines - 1
+
+
+def test_on_a_phone_a_card_of_numbers_is_a_few_lines_not_a_line_each(new_context):
+    # Found once: the paste box's γ-by-batch table on a phone was eleven cards of six lines each,
+    # 3,400 px (the whole answer 6,700). Numbers and short words sit three to a line.
+    page = new_context(viewport={"width": 375, "height": 812}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.click("[data-action=metrics-example]")
+    page.wait_for_selector("[data-metrics-answer] table[data-cards]")
+    answer = page.locator("[data-metrics-answer]")
+    cards = answer.evaluate(CARD_LINES)
+    assert len(cards) == len(manifest()["axes"]["batch"]), cards
+    for lines, short, text in cards:
+        assert short == [True] * 6, text
+        assert lines <= 2, (lines, text)
+    assert answer.locator("table").evaluate("t => t.getBoundingClientRect().height") < 2000
+    page.goto("/model/")
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+    for lines, short, text in page.locator("article").evaluate(CARD_LINES):
+        # each other cell on its own line, the short ones three to a line
+        assert lines <= most_lines(short), (lines, short, text)
+
+
 def test_on_a_laptop_the_model_pages_tables_are_tables_and_whole(new_context):
     # Found once at 1,440 px: the measurements, the GPU × target table and the typical
     # acceptance shown as cards, and the long ones cut to five behind a button. Without the

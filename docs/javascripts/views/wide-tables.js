@@ -45,6 +45,10 @@ export function keepCellNamesWhole(table) {
   }
 }
 
+// A number, a yes or a short name: on a phone, such cells sit side by side in a card (spec.css),
+// where each other cell takes a line; a row of six numbers is then two lines, not six.
+const SHORT_CELL_CHARS = 12;
+
 // A cell holding a sentence (a description, a source) or a long identifier takes a card's whole
 // width (spec.css), rather than wrap a word a line or break the identifier mid-word.
 function markLongCells(table) {
@@ -52,7 +56,9 @@ function markLongCells(table) {
     for (const row of body.rows) {
       for (const cell of row.cells) {
         const text = cell.textContent.trim();
-        if (text.length > LONG_CELL_CHARS || (!/\s/.test(text) && text.length > LONG_WORD_CHARS)) cell.dataset.long = "";
+        const long = text.length > LONG_CELL_CHARS || (!/\s/.test(text) && text.length > LONG_WORD_CHARS);
+        cell.toggleAttribute("data-long", long);
+        cell.toggleAttribute("data-short", text.length <= SHORT_CELL_CHARS);
       }
     }
   }
