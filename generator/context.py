@@ -288,6 +288,10 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     return ctx
 
 
+def _finite_or_none(x):
+    return x if x is not None and math.isfinite(x) and x > 0 else None
+
+
 def evidence_context(site) -> dict:
     """What the prose says about the calibrated model and its evidence: the engine's constants
     with their sources, the typical acceptance per drafter and task, the validation summary."""
@@ -298,7 +302,8 @@ def evidence_context(site) -> dict:
     # ("(s)"): a unit is said once, beside the value it belongs to.
     constants = {name: {"value": value, "source": linked_sources(engine.sources[name]),
                         "meaning": re.sub(r"\s*\((?:s|µs|ms)\)$", "", ENGINE_CONSTANTS[name]),
-                        "stderr": fitted["constants"].get(name, {}).get("stderr")}
+                        # none for a constant fixed, not fitted, or fitted at a bound (NaN)
+                        "stderr": _finite_or_none(fitted["constants"].get(name, {}).get("stderr"))}
                  for name, value in engine.constants.items()}
     def entry(d: str, target: str, t: str, e) -> dict:
         on_grid = site_typical_acceptance(catalog, target)[d][t][0]

@@ -6,6 +6,8 @@ data keep enough digits that the script writes the same text (``contract.stored`
 """
 from __future__ import annotations
 
+import math
+
 from .formats import FORMATS, format_value
 
 
@@ -51,4 +53,16 @@ def sci(value) -> Quoted:
     return Quoted(text, getattr(value, "path", None))
 
 
-FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "int": integer, "sci": sci}
+def error_decimals(error) -> int:
+    """The decimals that write an uncertainty to two significant figures, and its value to the
+    same place: 91.4 → 0 (1,081 ± 91), 3.8 → 1 (61.2 ± 3.8), 0.013 → 3 (0.733 ± 0.013).
+    The usual convention (e.g. the Particle Data Group's): more digits than the error allows say
+    nothing. Raises ValueError for an error that is not a positive finite number."""
+    error = float(error)
+    if not (math.isfinite(error) and error > 0):
+        raise ValueError(f"error_decimals: the error must be a positive finite number, got {error!r}")
+    return max(0, 1 - math.floor(math.log10(error)))
+
+
+FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "int": integer, "sci": sci,
+           "error_decimals": error_decimals}

@@ -364,3 +364,41 @@ def test_the_memory_warnings_grammar_follows_the_number_of_gpus(pages):
     # the figures' notes carry no count of GPUs the script would leave behind
     for note in re.findall(r"<p class=\"spec-figure__fit\".*?</p>", index, flags=re.S):
         assert not re.search(r"\bGPUs\b|\bthe GPU's\b", plain_text(note)), plain_text(note)
+
+
+# --- a value beside its uncertainty ----------------------------------------------------------
+
+def uncertainty_problem(value: str, error: str) -> str | None:
+    """Why `value ± error` is written with more (or fewer) digits than the error allows: the error
+    to two significant figures, the value to the same decimal place. None if it is right."""
+    decimals = lambda t: len(t.split(".")[1]) if "." in t else 0
+    digits = re.sub(r"^0*", "", error.replace(",", "").replace(".", ""))
+    if len(digits) != 2:
+        return f"the error {error} has {len(digits)} significant figures, not two"
+    if decimals(value) != decimals(error):
+        return f"{value} and {error} end at different decimal places"
+    return None
+
+
+def test_every_value_with_an_uncertainty_is_written_to_the_uncertaintys_precision(pages):
+    pairs = []
+    for page, text in pages.items():
+        for head, rows in tables(text):
+            cols = [i for i, h in enumerate(head) if "standard error" in h]
+            for i in cols:
+                pairs += [(page, plain_text(r[i - 1]), plain_text(r[i])) for r in rows if plain_text(r[i]).strip() != "–"]
+        pairs += [(page, v, e) for v, e in re.findall(rf"({NUM})(?: µs| ms)? ± ({NUM})", plain_text(text))]
+    assert len(pairs) >= 8
+    bad = []
+    for page, value, error in pairs:
+        value, error = (re.sub(r"[^\d.,]", "", x) for x in (value, error))
+        if (why := uncertainty_problem(value, error)):
+            bad.append((page, why))
+    assert bad == []
+
+
+def test_the_uncertainty_check_can_fail():
+    assert uncertainty_problem("1,081.4", "91.4")
+    assert uncertainty_problem("604.0", "63.7")
+    assert uncertainty_problem("0.73", "0.013")
+    assert uncertainty_problem("61.2", "3.8") is None and uncertainty_problem("0.733", "0.013") is None
