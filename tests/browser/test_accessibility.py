@@ -221,6 +221,29 @@ def test_every_control_shows_where_the_keyboard_is(new_context, scheme):
     assert problems == [], "\n".join(problems)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_themes_header_and_navigation_show_where_the_keyboard_is(new_context, scheme):
+    """The same for what the theme draws outside the text: the header's links and the navigation's
+    (once the browser's 1 px default, blue on the indigo header), from the top of the page by Tab."""
+    page = new_context(color_scheme=scheme).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    seen, problems = [], []
+    for _ in range(16):
+        page.keyboard.press("Tab")
+        where = page.evaluate("""() => { const e = document.activeElement;
+          const part = e.closest('.md-header') ? 'header' : e.closest('.md-sidebar') ? 'navigation' : null;
+          return part && ['A', 'BUTTON', 'LABEL'].includes(e.tagName) ? [part, e.textContent.trim().slice(0, 30)] : null; }""")
+        if where is None:
+            continue
+        seen.append(where[0])
+        ring = page.evaluate(FOCUS_RING)
+        if not (ring["visible"] and ring["style"] != "none" and ring["width"] >= 2 and ring["contrast"] >= 3):
+            problems.append(f"{where}: focus ring {ring}")
+    assert "header" in seen and seen.count("navigation") >= 5, seen
+    assert problems == [], "\n".join(problems)
+
+
 BOXES = """() => {
   const box = (e, out = 0) => { const r = e.getBoundingClientRect(); return {top: r.top - out, bottom: r.bottom + out, left: r.left - out, right: r.right + out}; };
   const el = document.activeElement, bar = document.querySelector('#simulation [data-bar]'), s = getComputedStyle(el);
