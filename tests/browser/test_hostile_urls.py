@@ -94,7 +94,7 @@ PAGE_MUST = [
     f"drafter={_encode('ngr' + chr(0x430) + 'm')}&gamma={_encode('ngr' + chr(0x430) + 'm')}",  # homoglyph
     "workload=64%00", "batch", "batch&gamma", "batch=", "=64", "batch=2&batch=8",
     "&".join(f"batch={n}" for n in range(300)), "%62atch=64", "batch=1e3", "batch=0x10", "batch=1_000",
-    "alpha=NaN", "gamma=-Infinity", "context=-5", "Batch=64&gamma=3", "gama=3&utm_source=x",
+    "alpha=NaN", "gamma=-Infinity", "context=-5", "batch=" + "9" * 40, "Batch=64&gamma=3", "gama=3&utm_source=x",
 ]
 
 
@@ -151,7 +151,7 @@ def _snap(axis: list, x: float, geometric: bool):
 def expected(query: str) -> tuple[dict, int]:
     """The state and the number of notes the rules give for `query`: an oracle written from the
     rules (README, "Links that keep working"), not from state.js's code. Numbers are snapped to the grid and clamped to its ends;
-    what is not a usable number or name (or overflows to infinity) gives the default; the
+    what is not a number written out or a name gives the default; the
     last of repeated keys wins and the reader is told; keys that are not settings are ignored,
     with one note for all of them unless another tool adds them to links (FOREIGN)."""
     m = manifest()
@@ -179,8 +179,9 @@ def expected(query: str) -> tuple[dict, int]:
             else:
                 notes += 1
             continue
-        x = float(text) if len(text) <= 32 and NUMBER.fullmatch(text) else math.nan
-        if not math.isfinite(x):
+        # any number written out clamps, one too large for a double (forty nines, 1e400) too
+        x = float(text) if NUMBER.fullmatch(text) else math.nan
+        if math.isnan(x):
             notes += 1
             continue
         clamped = min(axis[-1], max(axis[0], x))
@@ -255,6 +256,9 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     notes = dict(zip(QUERIES, (r["notes"] for r in results)))
     assert notes["BATCH=64"] == ["“BATCH” (did you mean batch?) is not a setting of the simulation; ignored."]
     assert notes["utm_source=x&fbclid=y&gclid=z&batch=64"] == [] and notes["q=engine&h=log"] == []
+    # a number too long to type by accident is still a number: it clamps, as 1e300 does
+    nines = "batch=" + "9" * 40
+    assert notes[nines] == ["batch=99999999999999999999… is outside 1–1,024; using 1,024."], notes[nines]
     assert notes["__proto__=1&constructor=x&toString=1"] == [
         "“__proto__”, “constructor” and 1 more are not settings of the simulation; ignored."]
 

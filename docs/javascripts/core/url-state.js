@@ -7,8 +7,6 @@ export function stateNames(manifest) {
   return manifest.state.map((s) => s.name);
 }
 
-// Longer values are not a number or a name anyone typed; refuse them before parsing.
-const MAX_VALUE_LENGTH = 32;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 // Two grid values closer than this are the same value written differently (0.15 vs 0.150).
 const SAME = 1e-9;
@@ -53,13 +51,14 @@ function written(value) {
   return Number.isInteger(value) ? value.toLocaleString("en-US") : String(value);
 }
 
+// A number written out, however long (forty nines, 1e400): a request for "that much", clamped to
+// the axis like 1e300 (what overflows a double is ±Infinity, and clamps the same way). Only
+// digits, a point, a sign and an exponent are read (the pattern is linear in the length).
 function parseNumber(raw) {
   const text = raw.trim();
-  if (text.length > MAX_VALUE_LENGTH || !NUMBER.test(text)) return null;
+  if (!NUMBER.test(text)) return null;
   const x = Number(text);
-  // Any finite number is a request for "that much": it is clamped to the axis (1e300 → the top).
-  // What overflows to Infinity was not a number anyone can mean; it falls back to the default.
-  return Number.isFinite(x) ? x : null;
+  return Number.isNaN(x) ? null : x;
 }
 
 function describe(key, value, labels) {
