@@ -24,6 +24,7 @@ from specmodel.vllm import engine_log_line, engine_log_window
 from . import chart_rows, charts, svg, vega_specs
 from .axes import BREAKDOWN_MODELS, manifest_axes, nearest_on_log_axis, site_state
 from .charts.common import TABLE
+from .cli_command import cli_command
 from .context import build_context
 from .contract import FIELDS
 from .essay import TEMPLATES, Recorder, render_pages
@@ -94,6 +95,7 @@ def simulation_values(site: SiteModel) -> dict:
                      if spec.formats and set(full_dims(f)) <= set(state)},
         "vllm_config": site.value("speculative_config", state),
         "vllm_log": log,
+        "cli_command": cli_command(state, site.defaults),
         "token_row": token_row_html(site.value("token_row", state)),
         "token_legend": token_legend_html(),
         "gpu_memory_bytes": site.value("gpu_memory_bytes", state),

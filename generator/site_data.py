@@ -16,6 +16,7 @@ from specmodel import default_catalog
 from .axes import configurations, manifest_axes, state_keys
 from .jsonfile import dumps
 from .charts import CHARTS
+from .cli_command import cli_spec
 from .acceptance_table import acceptance_table
 from .contract import FIELDS, FILES, TABLES, manifest_contract, stored_many
 from .formats import FORMATS
@@ -102,6 +103,8 @@ def manifest(site: SiteModel) -> dict:
                            for c in configurations(catalog)],
         "contract": manifest_contract(),
         "formats": FORMATS,
+        # the command line that prints a state (generator/cli_command.py)
+        "cli": cli_spec(),
         # the paste box's fit (generator/acceptance_table.py)
         "acceptance_table": acceptance_table(),
         # the charts whose rows follow the state: how to build them, and their tables' columns

@@ -21,6 +21,7 @@ import { ReadingAnchor } from "./views/reading-anchor.js";
 import { claimPopState, installSectionLinks, sectionNamed } from "./views/section-links.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
+import { cliCommand } from "./views/cli.js";
 
 let page = null;
 
@@ -456,6 +457,8 @@ class Page {
       }
       const log = this.sim.querySelector("[data-vllm=log]");
       if (log) log.textContent = engineLogLine(data, state);
+      const cli = this.sim.querySelector("[data-cli]");
+      if (cli) cli.textContent = cliCommand(this.manifest, state);
       this.readingAnchor?.hold();
       this.releaseReadingOnceDrawn();
       this.announcer.shown(state, {
@@ -501,7 +504,7 @@ class Page {
       delete this.sim.dataset.readouts;
       this.sim.removeAttribute("aria-busy");
       this.sim.querySelector("[data-token-row]")?.replaceChildren();
-      for (const el of this.sim.querySelectorAll("[data-vllm]")) el.textContent = "—";
+      for (const el of this.sim.querySelectorAll("[data-vllm], [data-cli]")) el.textContent = "—";
       const warning = this.sim.querySelector("[data-warning=memory]");
       if (warning) warning.hidden = true;
     }

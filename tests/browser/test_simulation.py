@@ -814,3 +814,30 @@ def test_a_sliders_steps_in_a_row_are_one_history_entry(page, page_log):
     page.go_back()
     wait_rendered(page, "?batch=8")
     assert current_query(page) == "?batch=8"
+
+
+@pytest.mark.parametrize("query", ["", "?batch=64&drafter=ngram",
+                                   "?gpu=h200&target=qwen3-32b&batch=16&context=8192&gamma=3&alpha=0.6",
+                                   "?cost=whole-pass&drafter=qwen3-1.7b&workload=steady-state"])
+def test_the_command_line_shown_prints_the_states_readouts(page, page_log, capsys, query):
+    """The simulation's command line, run through specmodel's own CLI, gives the readouts the page
+    shows: the essay tells readers to check any state from the terminal, and `evaluate` left to
+    its defaults takes another α for every drafter but one."""
+    import shlex
+
+    from specmodel.cli import main
+
+    page.goto("/" + query)
+    wait_rendered(page, query_of(state_for(query)))
+    command = page.locator("#simulation [data-cli]").text_content()
+    words = shlex.split(command)
+    assert words[:2] == ["specmodel", "evaluate"], command
+    capsys.readouterr()
+    assert main(words[1:] + ["--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    shown = page_readouts(page)
+    for key in ("speedup", "spec_tokens_per_s", "plain_tokens_per_s", "mean_acceptance_length", "memory_required_bytes"):
+        assert abs(printed[key] / json.loads(shown[key]) - 1) < 5e-4, (key, command, printed[key], shown[key])
+    # what the build wrote for the opening state is what the script writes
+    if query == "":
+        assert command == "specmodel evaluate --alpha 0.75"

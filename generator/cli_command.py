@@ -1,0 +1,42 @@
+"""The specmodel command line that prints a state of the simulation.
+
+The simulation shows it beside the vLLM flags, so a reader can check any state from a terminal
+(views/cli.js writes the same text for every state the page reaches). A flag is written where
+the state's value is not the site's default, and α always: evaluate's own default α is the
+drafter's typical one on chat for the target (``specmodel catalog``), the site's one value for
+every drafter, and the two commands would otherwise price different states.
+"""
+from __future__ import annotations
+
+from specmodel import FIELDS as MODEL_FIELDS
+
+from .axes import state_keys
+
+COMMAND = "specmodel evaluate"
+ALWAYS = ("alpha",)
+
+
+def cli_spec() -> dict:
+    """The manifest's "cli": the command, each state field's option (specmodel.FIELDS), and the
+    fields always written."""
+    return {"command": COMMAND, "options": {s["name"]: MODEL_FIELDS[s["name"]].option for s in state_keys()},
+            "always": list(ALWAYS)}
+
+
+def _written(value) -> str:
+    # as JavaScript's String() writes an axis value: 64, not 64.0; 0.75
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def cli_command(state: dict, defaults: dict) -> str:
+    """``specmodel evaluate --batch 64 --drafter ngram --alpha 0.75`` for `state` (axis values by
+    field name, as in the URL); `defaults` is the site's default state."""
+    options = cli_spec()["options"]
+    parts = [COMMAND]
+    for s in state_keys():
+        name = s["name"]
+        if name in ALWAYS or state[name] != defaults[name]:
+            parts.append(f"{options[name]} {_written(state[name])}")
+    return " ".join(parts)
