@@ -64,6 +64,8 @@ function relinkSearchResults() {
 // every step: writing the address costs the browser a few milliseconds, and a page has hundreds
 // of links. A link clicked meanwhile is brought up to date by keepStateOnClick.
 const URL_AFTER_MS = 150;
+// A scroll that has stopped this long is where the reader is (history.state.specReading).
+const RECORD_READING_MS = 200;
 
 // Steps of one slider in a row (arrow keys pressed one after another, each a committed change)
 // make one history entry, as a drag does: Back undoes the run, not each step. A run ends when
@@ -227,6 +229,7 @@ class Page {
       return;
     }
     this.replaceUrl(this.committed);
+    this.recordReading(); // where the reader leaves this entry, as they are now
     history.pushState(history.state, "", this.url(state));
     this.hash = location.hash;
     this.committed = state;
@@ -297,11 +300,27 @@ class Page {
     return this.sim !== null && location.hash === this.hash && location.search !== shown;
   }
 
+  // Where the reader is, kept with the history entry (history.state.specReading, beside the
+  // theme's own keys), as the browser keeps a scroll offset; by block, not offset, since the page
+  // above may be laid out otherwise when the reader comes back to the entry's state.
+  recordReading() {
+    if (!this.sim || !this.isShown()) return;
+    const where = ReadingAnchor.where(this.sim.closest("article") ?? document.body, this.sim);
+    if (where) history.replaceState({ ...(history.state ?? {}), specReading: where }, "", location.href);
+  }
+
   onPopState() {
-    // a state change in place (not a hash change, after which the theme scrolls): the reader
-    // stays where they are
-    const anchor = location.hash === this.hash && this.sim
-      ? ReadingAnchor.onScreen(this.sim.closest("article") ?? document.body, this.sim, this.lastExplore) : null;
+    // A state change in place (not a hash change, after which the theme scrolls): the reader
+    // goes back to where they were when they left that entry, as after any Back; if the entry
+    // has no such record, they stay where they are.
+    let anchor = null;
+    if (location.hash === this.hash && this.sim) {
+      const article = this.sim.closest("article") ?? document.body;
+      const saved = history.state?.specReading;
+      anchor = ReadingAnchor.at(article, this.sim, saved);
+      if (anchor) scrollBy({ top: anchor.getBoundingClientRect().top - saved.top, behavior: "instant" });
+      else anchor = ReadingAnchor.onScreen(article, this.sim, this.lastExplore);
+    }
     this.holdReading(anchor, { afterTraversal: true });
     this.hash = location.hash;
     relinkThisPage();
@@ -635,6 +654,12 @@ export function installHistory() {
   if (installed) return;
   installed = true;
   for (const type of LINK_EVENTS) document.addEventListener(type, keepStateOnClick, true);
+  // Each entry keeps where its reader is (page.recordReading), once the page is still for a moment.
+  let readingTimer = 0;
+  addEventListener("scroll", () => {
+    clearTimeout(readingTimer);
+    readingTimer = setTimeout(() => page?.recordReading(), RECORD_READING_MS);
+  }, { passive: true });
   installSectionLinks();
   // Returns whether the event was ours alone (see head.js).
   const onPopState = () => {

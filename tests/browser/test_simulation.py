@@ -93,8 +93,9 @@ def test_bad_url_values_are_corrected_and_explained(page, page_log):
         "&foo=bar&context=4096&context=99999999"
     )
     # batch 50 snaps to 64 (a doubling axis snaps in log space); the last context wins and is
-    # clamped; garbage falls back to the default; unknown keys are ignored.
-    expected = {**manifest()["defaults"], "batch": 64, "context": 32768}
+    # clamped, and so is a number too large for a double; garbage falls back to the default; a
+    # key that is not a setting is ignored and named.
+    expected = {**manifest()["defaults"], "batch": 64, "context": 32768, "alpha": 0.95}
     wait_rendered(page, query_of(expected))
     assert controls_state(page) == expected
     assert mismatches(page, expected) == []
@@ -103,7 +104,7 @@ def test_bad_url_values_are_corrected_and_explained(page, page_log):
     text = notes.inner_text()
     for key in ("batch", "context", "gamma", "alpha", "drafter"):
         assert key in text
-    assert "foo" not in text
+    assert "“foo” is not a setting of the simulation; ignored." in text
     # The URL's text is shown as text, never parsed as markup.
     assert notes.locator("img").count() == 0
     assert "<img" in text
@@ -201,6 +202,45 @@ def test_explorable_links_answer_in_place_and_keep_the_reading_position(page, pa
     )
     page.locator("#simulation [data-action=back-to-reading]").click()
     page.wait_for_function("y => Math.abs(scrollY - y) < 2", arg=end, timeout=5000)
+
+
+def test_back_and_forward_return_to_where_the_reader_left_each_state(page, page_log):
+    """Found by a cold read: a link early in the essay, a long read down, a second link, then
+    Back twice: the state went back each time but the reader stayed at the second link, far from
+    the paragraph that made the state now shown. As the browser does for any page, each entry
+    keeps where the reader left it: the first Back stays (the reader left that state here), the
+    second returns to the first link, Forward comes back down."""
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+    links = page.locator("article a.explore")
+    hrefs = links.evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    first, second = links.nth(2), links.nth(len(hrefs) - 2)
+    query = lambda i: query_of(state_for(hrefs[i].split("?", 1)[1]))
+    assert query(2) != query(len(hrefs) - 2) and query(2) != ""
+    top = lambda link: link.evaluate("e => e.getBoundingClientRect().top")
+    first.scroll_into_view_if_needed()
+    first_top = top(first)
+    first.click()
+    wait_rendered(page, query(2))
+    second.scroll_into_view_if_needed()
+    assert abs(top(first)) > 3000  # far above: the reader has read on
+    second_top = top(second)
+    second.click()
+    wait_rendered(page, query(len(hrefs) - 2))
+    settled = "() => !document.querySelector('.spec-chart[data-pending]')"
+    page.go_back()
+    wait_rendered(page, query(2))
+    page.wait_for_function(settled)
+    assert abs(top(second) - second_top) < 40, (top(second), second_top)
+    page.go_back()
+    wait_rendered(page, "")
+    page.wait_for_function(settled)
+    assert abs(top(first) - first_top) < 40, (top(first), first_top)
+    page.go_forward()
+    wait_rendered(page, query(2))
+    page.wait_for_function(settled)
+    assert abs(top(second) - second_top) < 40, (top(second), second_top)
 
 
 # The figures that say "does not fit" under their chart, each with the first explorable link
@@ -566,13 +606,13 @@ STATE_CASES = [
     ("batch=5000", {"batch": 1024}, 1),
     ("batch=NaN", {}, 1),
     ("batch=Infinity", {}, 1),
-    ("batch=1e400", {}, 1),
-    ("batch=1e300", {"batch": 1024}, 1),  # finite, however large: clamped to the top
+    ("batch=1e400", {"batch": 1024}, 1),  # a number written out, however large: clamped to the top
+    ("batch=1e300", {"batch": 1024}, 1),
     ("batch=1e3", {"batch": 1024}, 1),
     ("batch=0x10", {}, 1),
     ("batch=12abc", {}, 1),
     ("batch=", {}, 1),
-    ("batch=" + "9" * 400, {}, 1),
+    ("batch=" + "9" * 400, {"batch": 1024}, 1),
     ("alpha=0.77", {"alpha": 0.75}, 1),
     ("alpha=0.150", {"alpha": 0.15}, 0),
     ("alpha=.3", {"alpha": 0.3}, 0),
@@ -581,7 +621,8 @@ STATE_CASES = [
     ("drafter=NGRAM", {"drafter": "ngram"}, 0),
     ("drafter=gpt-4", {}, 1),
     ("batch=2&batch=8", {"batch": 8}, 1),  # the last value wins, and the reader is told
-    ("foo=1&utm_source=x&%3Cscript%3E=1", {}, 0),  # unknown keys are ignored
+    ("foo=1&utm_source=x&%3Cscript%3E=1", {}, 1),  # keys that are not settings: ignored, in one note
+    ("utm_source=x&fbclid=y", {}, 0),  # ... but for those other tools add to links
     ("workload=steady-state&acceptance=same", {"workload": "steady-state", "acceptance": "same"}, 0),
 ]
 

@@ -1,5 +1,6 @@
 // What the reader is reading stays where it is on screen while a state they asked for from the
-// page (an explorable link, Back or Forward, a click on a chart) is drawn.
+// page (an explorable link, Back or Forward, a click on a chart) is drawn; and where the reader
+// was in each history entry, so that Back and Forward return to it.
 //
 // The browser's scroll anchoring keeps most of the page still, but it anchors to a block that
 // is partly on screen, and a change inside that block below its top moves everything after it:
@@ -15,6 +16,18 @@ const READER_MOVES = ["wheel", "touchstart", "keydown", "pointerdown"];
 // Held until every chart shows the state (page.js releases it then) or the reader moves, and
 // no longer than this.
 const HOLD_MS = 8000;
+
+// The blocks in the order of the page, and the simulation; nothing inside the simulation or a
+// figure, which change inside.
+function readingBlocks(article, sim) {
+  return [...article.querySelectorAll(sim?.id ? `#${sim.id}, ${READING_BLOCKS}` : READING_BLOCKS)]
+    .filter((el) => el === sim || (!sim?.contains(el) && !el.parentElement?.closest("figure")));
+}
+
+function topOnScreen(el) {
+  const { top } = el.getBoundingClientRect();
+  return top >= 0 && top < innerHeight;
+}
 
 export class ReadingAnchor {
   /** Holds `element` where it is on screen now, through every change of the page's height, until
@@ -47,13 +60,21 @@ export class ReadingAnchor {
       return bottom > 0 && top < innerHeight;
     };
     if (lastLink?.isConnected && inView(lastLink)) return lastLink;
-    // in the order of the page; nothing inside the simulation or a figure, which change inside
-    const candidates = [...article.querySelectorAll(sim?.id ? `#${sim.id}, ${READING_BLOCKS}` : READING_BLOCKS)]
-      .filter((el) => el === sim || (!sim?.contains(el) && !el.parentElement?.closest("figure")));
-    return candidates.find((el) => {
-      const { top } = el.getBoundingClientRect();
-      return top >= 0 && top < innerHeight;
-    }) ?? null;
+    return readingBlocks(article, sim).find(topOnScreen) ?? null;
+  }
+
+  /** Where the reader is, to keep with a history entry: {index, top}, the first reading block
+   *  whose top is on screen (its index among the page's blocks, which no state changes) and
+   *  that top in the window, in px; null if no block's top is on screen. */
+  static where(article, sim) {
+    const blocks = readingBlocks(article, sim);
+    const index = blocks.findIndex(topOnScreen);
+    return index < 0 ? null : { index, top: blocks[index].getBoundingClientRect().top };
+  }
+
+  /** The block a `where()` named, or null if the page has no such block. */
+  static at(article, sim, where) {
+    return Number.isInteger(where?.index) && Number.isFinite(where?.top) ? readingBlocks(article, sim)[where.index] ?? null : null;
   }
 
   /** Scrolls the element back to where it was (now: the page calls it as soon as it has changed
