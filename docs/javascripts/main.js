@@ -5,9 +5,11 @@
 // Material's document$ then announces each page of instant navigation. Without the theme's
 // script, the page is set up once. (views/charts.js loads the Vega bundle when the first chart
 // mounts.)
+// Only what asks for the state's files is imported statically: this module runs, and the files
+// are requested, as soon as these two are in; what shows them (views/early-readouts.js and its
+// imports, preloaded from <head>) is imported meanwhile.
 import { loadState, requestManifestEarly } from "./core/data.js";
 import { parseQuery } from "./core/url-state.js";
-import { showEarly } from "./views/early-readouts.js";
 
 // Only data of the build this page belongs to, which <head> names: page.js refuses any other.
 requestManifestEarly()
@@ -15,7 +17,8 @@ requestManifestEarly()
     const built = document.querySelector("meta[name=spec-model-version]")?.content;
     if (built !== manifest.model_version) return;
     const { state } = parseQuery(location.search, manifest);
-    return loadState(manifest, state).then((data) => showEarly(manifest, state, data));
+    return Promise.all([loadState(manifest, state), import("./views/early-readouts.js")])
+      .then(([data, { showEarly }]) => showEarly(manifest, state, data));
   })
   .catch(() => {}); // the page's setup asks again, and says what failed
 
