@@ -108,6 +108,8 @@ def manifest(site: SiteModel) -> dict:
         # the paste box's fit (generator/acceptance_table.py)
         "acceptance_table": acceptance_table(),
         # the charts whose rows follow the state: how to build them, and their tables' columns
-        "charts": {name: {"rows": c.ROWS, "columns": c.COLUMNS} for name, c in CHARTS.items()
+        # and the state fields a click on a mark, or on its table row's first cell, sets ("select")
+        "charts": {name: {"rows": c.ROWS, "columns": c.COLUMNS, "select": getattr(c, "SELECT", None)}
+                   for name, c in CHARTS.items()
                    if c.ROWS and getattr(c, "FOLLOWS_STATE", True)},
     }

@@ -503,7 +503,8 @@ class Page {
     const { state, data } = shown;
     return updateCharts((chart) => {
       const datasets = datasetsFor(chart, data, state);
-      return datasets && { datasets, columns: data.manifest.charts[chart].columns };
+      const declared = data.manifest.charts[chart]; // none for a chart whose rows never change
+      return datasets && { datasets, columns: declared?.columns, select: declared?.select };
     });
   }
 

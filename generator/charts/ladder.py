@@ -16,6 +16,8 @@ ROWS = {"table": [walk(["batch"], batch=axis("batch"), speedup=field("speedup"),
                        current=current("batch"))]}
 COLUMNS = [column("batch", "concurrent sequences", "int"), column("speedup", "speedup", "times"),
            column("other_speedup", "speedup, other cost model", "times"), column("fits", "fits in memory", "yes")]
+# A click on a rung (or Enter on its row of the data table) sets the batch.
+SELECT = ["batch"]
 HEIGHT = 190
 OUTCOMES = ["faster", "slower"]
 LABEL_ROOM_PX = 18  # a bold 11 px label and its 4 px offset
@@ -91,4 +93,4 @@ def spec(context: dict) -> dict:
                     "current batch. Faint, dashed: does not fit."),
     )
 
-    return finish(speedup, NAME, DESCRIPTION, select=["batch"])
+    return finish(speedup, NAME, DESCRIPTION, select=SELECT)

@@ -399,6 +399,48 @@ def test_a_click_on_a_ladder_rung_sets_the_batch(page, page_log):
     assert page.evaluate("history.length") == entries + 1
 
 
+@pytest.mark.parametrize("figure, row_text, expected", [
+    ("figure-ladder", "64", {"batch": 64}),
+    ("figure-decision", None, None),  # the code-editing map's 64 sequences at 8k: its drafter, γ and α
+])
+def test_the_keyboard_opens_what_a_click_on_the_chart_opens(page, page_log, figure, row_text, expected):
+    """Found by a cold read: "click or tap a rung / a cell", and nothing a keyboard can reach did
+    the same. The chart's data table opens its rows' states: Tab to a row's first cell, Enter."""
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function(f"() => document.querySelector('#{figure} .spec-chart').classList.contains('is-live')")
+    table = page.locator(f"#{figure} details.spec-table")
+    table.locator("summary").focus()
+    page.keyboard.press("Enter")
+    rows = table.locator("tbody tr")
+    if row_text is None:  # a row of the decision map that changes more than the batch
+        row = rows.filter(has_text="code editing").filter(has_text="8,192").nth(6)
+        cells = row.locator("td").all_inner_texts()
+        assert cells[1] == "64", cells
+        m = manifest()
+        drafter = next(k for k, v in m["labels"]["drafter"].items() if v == cells[3])
+        expected = {"batch": 64, "context": 8192, "drafter": drafter, "gamma": int(cells[4]), "alpha": float(cells[5])}
+        assert drafter != m["defaults"]["drafter"], cells
+    else:
+        row = rows.filter(has=page.locator("td:first-child", has_text=row_text)).first
+    button = row.locator("td:first-child button")
+    assert button.get_attribute("aria-label").startswith("Open in the simulation: ")
+    # by the keyboard alone: Tab from the summary until the button has focus
+    for _ in range(400):
+        page.keyboard.press("Tab")
+        if button.evaluate("b => b === document.activeElement"):
+            break
+    else:
+        raise AssertionError("the row's button is not in the tab order")
+    page.keyboard.press("Enter")
+    state = {**state_for(""), **expected}
+    wait_rendered(page, query_of(state))
+    assert {k: controls_state(page)[k] for k in expected} == expected
+    assert mismatches(page, state) == []
+    # the table was rebuilt for the new state; the keyboard is still on that row's button
+    assert page.evaluate("() => document.activeElement.classList.contains('spec-table__open')")
+
+
 def test_copy_link_stays_under_the_pointer_and_says_it_only_of_its_state(new_context):
     # Found once: "Link copied." joined the buttons' row and pushed "Copy link" 73 px aside,
     # leaving "Reset" under the pointer; a second click reset the state. It also stayed on

@@ -162,11 +162,12 @@ class Chart {
     });
   }
 
-  // datasets: {name: rows}; columns: the data table's (manifest "charts").
-  async update(datasets, columns) {
+  // datasets: {name: rows}; columns: the data table's, select: the state fields a row opens
+  // (manifest "charts").
+  async update(datasets, columns, select) {
     this.rows = datasets;
     this.missing = null;
-    updateTable(this.el, datasets.table, columns); // also when the view failed: the table is the text alternative
+    updateTable(this.el, datasets.table, columns, select); // also when the view failed: the table is the text alternative
     if (this.view) {
       try {
         await this.apply();
@@ -429,7 +430,7 @@ function applyRows(chart, rowsFor) {
     return Promise.resolve();
   }
   updating += 1;
-  return chart.update(found.datasets, found.columns).finally(() => {
+  return chart.update(found.datasets, found.columns, found.select).finally(() => {
     updating -= 1;
     noteSettled();
   });

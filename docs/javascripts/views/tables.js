@@ -21,7 +21,10 @@ function tableOf(chartElement) {
   return chartElement.closest("figure")?.querySelector("details.spec-table table") ?? null;
 }
 
-export function updateTable(chartElement, rows, columns) {
+// `select`: the state fields a click on the chart's marks sets (a ladder rung, a decision-map
+// cell). Each row's first cell is then a button that opens its state as that click would: the
+// keyboard's way to what the pointer does on the chart.
+export function updateTable(chartElement, rows, columns, select = null) {
   const table = tableOf(chartElement);
   if (!table || !columns) return;
   if (!built.has(table)) built.set(table, table.tBodies[0]);
@@ -33,9 +36,26 @@ export function updateTable(chartElement, rows, columns) {
       td.textContent = cellText(row[column.key], column.format);
       tr.append(td);
     }
+    if (select?.length && select.every((name) => name in row)) {
+      openButton(chartElement, tr, Object.fromEntries(select.map((name) => [name, row[name]])), columns);
+    }
     body.append(tr);
   }
   replaceBody(table, body);
+}
+
+function openButton(chartElement, tr, values, columns) {
+  const first = tr.cells[0];
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "spec-table__open";
+  button.textContent = first.textContent;
+  const said = [...tr.cells].map((cell, i) => `${columns[i].header} ${cell.textContent}`).join(", ");
+  button.setAttribute("aria-label", `Open in the simulation: ${said}`);
+  button.addEventListener("click", () => {
+    chartElement.dispatchEvent(new CustomEvent("spec:select", { bubbles: true, detail: { values } }));
+  });
+  first.replaceChildren(button);
 }
 
 export function restoreTable(chartElement) {
@@ -45,8 +65,12 @@ export function restoreTable(chartElement) {
 }
 
 function replaceBody(table, body) {
-  if (table.tBodies[0]) table.tBodies[0].replaceWith(body);
+  // A row's button opened a state, which rebuilds the body: the keyboard stays on that row.
+  const old = table.tBodies[0];
+  const focusedRow = old?.contains(document.activeElement) ? [...old.rows].indexOf(document.activeElement.closest("tr")) : -1;
+  if (old) old.replaceWith(body);
   else table.append(body);
+  if (focusedRow >= 0) body.rows[focusedRow]?.querySelector("button")?.focus({ preventScroll: true });
   if ("cards" in table.dataset) {
     keepCellNamesWhole(table);
     labelCells(table); // shown as cards: keep the cells' headers, and the count on the button
