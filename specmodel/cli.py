@@ -194,7 +194,9 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     if values["batch"] is None:
         if reading.running_requests:
             values["batch"] = max(1, round(reading.running_requests))
-            notes.append(f"batch {values['batch']}: vllm:num_requests_running in the scrape; --batch sets it")
+            told = ("vllm:num_requests_running in the scrape" if reading.source.startswith("Prometheus")
+                    else "the engine log lines' Running: N reqs (see the note above)")
+            notes.append(f"batch {values['batch']}: {told}; --batch sets it")
         else:
             values["batch"] = FIELDS["batch"].default
             notes.append(f"batch {values['batch']}: the text does not say; --batch sets it")

@@ -187,7 +187,8 @@ def test_advice_is_the_models_best_gamma_at_every_batch():
                     for g in FIELDS["gamma"].grid}
         best = max(speedups, key=lambda g: (speedups[g], -g))
         assert row["best_gamma"] == best and row["best_speedup"] == pytest.approx(speedups[best], rel=1e-12)
-        assert row["recommended_gamma"] == (best if speedups[best] > 1 else 0)
+        # no γ for a load that does not fit in memory
+        assert row["recommended_gamma"] == ((best if speedups[best] > 1 else 0) if row["fits_in_memory"] else None)
     first_off = next(r["batch"] for r in advice.schedule if r["recommended_gamma"] == 0 and r["fits_in_memory"])
     assert advice.stops_paying_at_batch == first_off
     assert advice.speculative_config["num_speculative_tokens"] == advice.recommended_gamma
@@ -236,3 +237,55 @@ def test_a_fit_no_shape_can_reach_is_called_poor():
     assert not fit_acceptance(parse_metrics((DATA / "v1-ngram.log").read_text())).poor
     out = _cli("-", stdin=line)
     assert out.returncode == 0 and "no acceptance shape describes these numbers well" in out.stdout
+
+
+def test_the_engine_logs_running_count_sets_the_batch_as_the_scrapes_gauge_does():
+    """Found by a cold read: two SpecDecoding lines and vLLM's "Engine 000: … Running: 16 reqs"
+    priced one sequence at once, though the essay tells readers to read exactly that count. The
+    median of the lines (16, not their mean 32), idle lines left out; engines summed, as the
+    gauge is."""
+    r = parse_metrics((DATA / "v1-engine-running.log").read_text())
+    assert r.running_requests == 16
+    assert "the median of the 'Running: N reqs' of 3 engine log lines" in r.notes[0]
+    assert "1 line with Running: 0 reqs (idle, nothing drafted) left out" in r.notes[0]
+    assert parse_metrics((DATA / "v1-two-engines.log").read_text()).running_requests == 30 + 34
+    # V0's engine line has no engine number; a scrape's own gauge wins over the lines
+    v0 = (DATA / "v0.log").read_text() + ("INFO 02-06 03:06:03 metrics.py:351] Avg prompt throughput: 0.0 tokens/s, "
+                                          "Avg generation throughput: 310.0 tokens/s, Running: 8 reqs, Swapped: 0 "
+                                          "reqs, Pending: 0 reqs, GPU KV cache usage: 4.1%, CPU KV cache usage: 0.0%.\n")
+    assert parse_metrics(v0).running_requests == 8
+    scrape = (DATA / "prometheus-one.txt").read_text() + "INFO Engine 000: Running: 100 reqs, Waiting: 0 reqs\n"
+    assert parse_metrics(scrape).running_requests == 12
+    out = _cli(str(DATA / "v1-engine-running.log"), "--site-grid")
+    assert out.returncode == 0, out.stderr
+    assert "note: batch 16: the engine log lines' Running: N reqs" in out.stdout
+    assert "drafter qwen3-0.6b, batch 16," in out.stdout
+    # a failed fit still names what is missing, not the load
+    with pytest.raises(MetricsInputError, match="no per-position acceptance rates"):
+        fit_acceptance(parse_metrics((DATA / "v1-0.8.3.log").read_text() + "Engine 000: Running: 16 reqs\n"))
+
+
+def test_hundreds_of_positions_are_listed_as_the_first_ones_and_how_many_more():
+    """Found by a cold read: 200 per-position rates were printed in full."""
+    from specmodel.metrics.report import listed_rates, reading_lines
+    text = "SpecDecoding metrics: Per-position acceptance rate: " + ", ".join(["0.5"] * 200)
+    line = reading_lines(parse_metrics(text))[0]
+    assert line.endswith("per-position " + ", ".join(["0.500"] * 10) + ", … 190 more")
+    assert listed_rates((0.5, 0.25)) == "0.500, 0.250"
+
+
+def test_a_load_that_does_not_fit_in_memory_gets_no_gamma():
+    """Found by a cold read: rows 256 to 1,024 read "use γ 2" beside "fits in memory: no", and a
+    batch that does not fit still got its --speculative-config."""
+    text = (DATA / "v1-ngram.log").read_text()
+    fit = fit_acceptance(parse_metrics(text), FIELDS["alpha"].grid)
+    advice = advise(State(batch=1024, drafter="ngram"), fit)
+    assert any(not r["fits_in_memory"] for r in advice.schedule)
+    for row in advice.schedule:
+        assert (row["recommended_gamma"] is None) == (not row["fits_in_memory"]), row
+    assert advice.recommended_gamma is None and advice.speculative_config is None
+    out = _cli("-", "--drafter", "ngram", "--batch", "1024", "--site-grid", stdin=text)
+    assert out.returncode == 0, out.stderr
+    rows = [ln.split() for ln in out.stdout.splitlines() if ln.rstrip().endswith((" yes", " no"))]
+    assert rows and all((r[4] == "–") == (r[5] == "no") for r in rows), rows
+    assert "no --speculative-config: at batch 1024 the weights and KV caches do not fit" in out.stdout

@@ -32,11 +32,12 @@ class Advice:
 
     ``speedup``: at the state; ``schedule``: one row per batch size of the site's grid, with
     ``best_gamma``, ``best_speedup``, ``speedup_at_fitted_gamma``, ``fits_in_memory`` and
-    ``recommended_gamma`` (the best γ where it beats plain decoding, else 0);
+    ``recommended_gamma`` (the best γ where it beats plain decoding, else 0; None where the
+    weights and KV caches do not fit in the GPUs: no γ is recommended for a load that cannot run);
     ``largest_fitting_batch``: the largest of those batch sizes whose weights and KV caches fit in
     the GPUs (None: none fits); ``stops_paying_at_batch``: the first batch size that fits at which no
     γ beats plain decoding (None: it pays at every one that fits); ``recommended_gamma``: at the
-    state's batch size. The γ-by-load schedule covers the batch sizes that fit (vLLM carries the
+    state's batch size (None: it does not fit). The γ-by-load schedule covers the batch sizes that fit (vLLM carries the
     last range's γ beyond it).
     """
 
@@ -44,7 +45,7 @@ class Advice:
     speedup: float
     best_gamma: int
     best_speedup: float
-    recommended_gamma: int
+    recommended_gamma: int | None
     largest_fitting_batch: int | None
     stops_paying_at_batch: int | None
     schedule: list
@@ -104,7 +105,8 @@ def advise(state: State, fit: AcceptanceFit, catalog: Catalog | None = None) -> 
         best = float(speedup[i, best_i[i]])
         rows.append({"batch": b, "best_gamma": int(g[best_i[i]]), "best_speedup": best,
                      "speedup_at_fitted_gamma": float(speedup[i, gammas.index(state.gamma)]),
-                     "fits_in_memory": bool(fits[i]), "recommended_gamma": int(g[best_i[i]]) if best > 1 else 0})
+                     "fits_in_memory": bool(fits[i]),
+                     "recommended_gamma": (int(g[best_i[i]]) if best > 1 else 0) if fits[i] else None})
     at = rows[batches.index(state.batch)]
     schedule = [row for row in rows if row["batch"] in grid_batches]
     fitting = [row for row in schedule if row["fits_in_memory"]]

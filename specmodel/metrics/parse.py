@@ -17,6 +17,11 @@ Formats (field names and number formats from the engines' source; research notes
   (``position`` label), with or without ``_total`` and labels (summed over engines and models;
   ``_created`` series ignored), and ``vllm:num_requests_running``. Counters are totals since
   start; two scrapes in one text give the interval between them.
+- vLLM's engine-stats line, V1 ``vllm/v1/metrics/loggers.py`` ``LoggingStatLogger.log()``:
+  ``Engine 000: Avg prompt throughput: … tokens/s, Avg generation throughput: … tokens/s,
+  Running: 16 reqs, Waiting: 0 reqs, …`` (V0: ``Avg prompt throughput: …, Running: 8 reqs,
+  Swapped: …``). Its ``Running`` count is the load where the text gives no
+  ``vllm:num_requests_running``: per engine the median of its lines, summed over engines.
 - llama-server's per-request line (``tools/server/server-context.cpp``): ``draft acceptance =
   0.54671 (  158 accepted /   289 generated), mean len =  2.37`` and ``acc per pos = (…)``.
 
@@ -37,8 +42,9 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import ModelInputError
 
@@ -600,6 +606,47 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
                    running_requests=running, notes=tuple(notes))
 
 
+# --- vLLM engine-stats lines ------------------------------------------------------------------
+
+_RUNNING = re.compile(r"Running: ([0-9]+) reqs")
+_ENGINE = re.compile(r"Engine ([0-9]+):")
+
+
+def _engine_running(lines: list[str]) -> tuple[float, str] | None:
+    """The concurrent requests the engine-stats lines report, and the note that says how: per
+    engine the median "Running: N reqs" of its lines (the median, so that one ramp-up or drain
+    interval does not move it), summed over engines as vllm:num_requests_running is. Lines with
+    Running: 0 are idle intervals, in which nothing is drafted: left out. None without such lines."""
+    by_engine: dict[str, list[int]] = {}
+    idle = 0
+    for line in lines:
+        m = _RUNNING.search(line)
+        if not m:
+            continue
+        if int(m.group(1)) == 0:
+            idle += 1
+            continue
+        engine = _ENGINE.search(line)
+        by_engine.setdefault(engine.group(1) if engine else "", []).append(int(m.group(1)))
+    if not by_engine and not idle:
+        return None
+    busy = sum(len(v) for v in by_engine.values())
+    running = float(sum(statistics.median(v) for v in by_engine.values()))
+    if not by_engine:
+        note = (f"{'The engine log line reports' if idle == 1 else f'All {idle} engine log lines report'} Running: 0 reqs "
+                "(idle): the load cannot be told from them.")
+    elif busy == 1:
+        note = f"Running requests: {_shown(running)}, the 'Running: N reqs' of the one engine log line."
+    elif len(by_engine) == 1:
+        note = f"Running requests: {_shown(running)}, the median of the 'Running: N reqs' of {busy} engine log lines."
+    else:
+        note = (f"Running requests: {_shown(running)}, the median of each engine's 'Running: N reqs' ({busy} lines), "
+                f"summed over {len(by_engine)} engines.")
+    if idle and by_engine:
+        note += f" {idle} line{'s' if idle != 1 else ''} with Running: 0 reqs (idle, nothing drafted) left out."
+    return running, note
+
+
 # --- the entry point --------------------------------------------------------------------------
 
 def parse_metrics(text: str) -> Reading:
@@ -614,6 +661,19 @@ def parse_metrics(text: str) -> Reading:
         raise MetricsInputError(f"the text has {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read; "
                                 "paste the last few log lines or one or two scrapes")
     lines = text.splitlines()
+    reading = _read_text(lines)
+    if reading.running_requests is None:
+        # the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
+        engine = _engine_running([ln for ln in lines if "Running:" in ln])
+        if engine:
+            # first: the last note is the one a failed fit quotes as what is missing
+            reading = replace(reading, running_requests=engine[0], notes=(engine[1],) + reading.notes)
+    return reading
+
+
+def _read_text(lines: list[str]) -> Reading:
+    """The Reading of the first format found in ``lines`` (see parse_metrics), without the load of
+    the engine-stats lines."""
     prom = [ln for ln in lines if ("spec_decode_" in ln or "num_requests_running" in ln)
             and not ln.lstrip().startswith("#") and _SAMPLE.match(ln) and _metric(_SAMPLE.match(ln).group(1))]
     scraped = _read_prometheus(prom) if prom else None

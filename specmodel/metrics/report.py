@@ -16,14 +16,28 @@ def _count(x: float | None) -> str:
     return "–" if x is None else f"{x:,.0f}"
 
 
+# Per-position rates listed before "… N more": the simulation's largest γ (a text can list
+# hundreds, and a list that long buries the rest of the reading).
+LISTED_POSITIONS = max(FIELDS["gamma"].grid)
+
+
+def listed_rates(rates, listed: int = LISTED_POSITIONS) -> str:
+    """The first ``listed`` per-position rates to 3 decimals, then "… N more" for the rest; the
+    page lists them the same way (views/metrics.js listedRates)."""
+    shown = ", ".join(f"{p:.3f}" for p in rates[:listed])
+    return shown + (f", … {len(rates) - listed} more" if len(rates) > listed else "")
+
+
 def reading_lines(reading: Reading) -> list[str]:
+    """What was read, one line (then the counts and the notes, indented), as the page's "What the
+    text says"."""
     parts = [f"read: {reading.source}, {reading.records} record{'s' if reading.records != 1 else ''}"]
     if reading.gamma:
         parts.append(f"γ = {reading.gamma}")
     if reading.mean_acceptance_length is not None:
         parts.append(f"mean acceptance length {reading.mean_acceptance_length:.3f}")
     if reading.per_position_acceptance:
-        parts.append("per-position " + ", ".join(f"{p:.3f}" for p in reading.per_position_acceptance))
+        parts.append("per-position " + listed_rates(reading.per_position_acceptance))
     if reading.running_requests is not None:
         parts.append(f"running requests {reading.running_requests:g}")
     lines = ["; ".join(parts)]
@@ -44,6 +58,8 @@ def fit_line(fit: AcceptanceFit) -> str:
 
 
 def advice_text(advice: Advice, catalog: Catalog) -> str:
+    """The model's answer at the advice's state: speedups, where speculation stops paying, the γ
+    by batch size (no γ where the load does not fit) and the flags."""
     s = advice.state
     gpus = catalog.gpu_group(s.gpu, s.tp).label
     lines = [f"predictions of the {s.cost_model} cost model, not measurements: {catalog.targets[s.target].label} on "
@@ -67,14 +83,19 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
     note = extrapolation_note(s, catalog)
     if note:
         lines.append(f"  ({note})")
-    lines.append("γ by batch size:")
+    lines.append("γ by batch size (use γ = 0: do not speculate at that load; –: the load does not fit in memory, no γ):")
     lines.append(f"  {'batch':>6}  {'best γ':>6}  {'speedup':>8}  {'at γ=' + str(s.gamma):>8}  {'use γ':>5}  fits")
     for row in advice.schedule:
+        # no γ for a load that does not fit, as on the page
+        use = "–" if row["recommended_gamma"] is None else row["recommended_gamma"]
         lines.append(f"  {row['batch']:>6}  {row['best_gamma']:>6}  {row['best_speedup']:>7.2f}×  "
-                     f"{row['speedup_at_fitted_gamma']:>7.2f}×  {row['recommended_gamma']:>5}  "
+                     f"{row['speedup_at_fitted_gamma']:>7.2f}×  {use:>5}  "
                      f"{'yes' if row['fits_in_memory'] else 'no'}")
     if advice.speculative_config:
         lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.speculative_config)}'")
+    elif advice.recommended_gamma is None:
+        lines.append(f"no --speculative-config: at batch {s.batch} the weights and KV caches do not fit in the GPUs' "
+                     "memory")
     else:
         lines.append(f"no --speculative-config: at batch {s.batch} no γ beats plain decoding")
     if advice.dynamic_speculative_config:

@@ -141,7 +141,8 @@ def _check_answer_against_cli(page, cli: dict) -> None:
     rows = _answer_rows(page)
     assert [int(r[0].replace(",", "")) for r in rows] == [r["batch"] for r in advice["schedule"]]
     for shown, want in zip(rows, advice["schedule"]):
-        assert shown[1] == str(want["best_gamma"]) and shown[4] == str(want["recommended_gamma"]), shown
+        use = "–" if want["recommended_gamma"] is None else str(want["recommended_gamma"])
+        assert shown[1] == str(want["best_gamma"]) and shown[4] == use, shown
         # the page's data round to 4 significant digits, then to 2 decimals: within one in the last
         assert float(shown[2].rstrip("×")) == pytest.approx(want["best_speedup"], abs=0.0051)
         assert float(shown[3].rstrip("×")) == pytest.approx(want["speedup_at_fitted_gamma"], abs=0.0051)
@@ -297,3 +298,89 @@ def test_the_box_at_phone_width_in_dark_mode_by_keyboard_announces_once(new_cont
     # dark mode: the textarea's text is light on dark
     colour = page.locator("#spec-metrics-text").evaluate("t => getComputedStyle(t).color")
     assert sum(int(x) for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]) > 382
+
+
+def test_a_text_that_cannot_be_fitted_leaves_no_section_empty(home):
+    """Found by a cold read: after this paste the message was clear, but under it "The fit: No
+    fit." over a bare table header, the deployment's selectors and "The model's answer" with
+    nothing under it. What was read stays; what needs a fit is hidden."""
+    home.fill("#spec-metrics-text", "hello world 1 2 3 <script>alert(1)</script> SpecDecoding metrics: banana")
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.includes('cannot be fitted')")
+    assert home.locator("[data-metrics-outcome]").is_hidden()
+    assert home.locator("[data-metrics] table:visible, [data-metrics] select:visible, "
+                        "[data-metrics] pre:visible, [data-metrics-fit]:visible").count() == 0
+    # every heading on screen has something on screen under it before the next heading
+    assert home.evaluate("""() => [...document.querySelectorAll('[data-metrics-result] h4')]
+      .filter((h) => h.checkVisibility())
+      .every((h) => { const next = h.nextElementSibling; return next && next.checkVisibility() && next.textContent.trim(); })""")
+    assert home.locator("[data-metrics-reading]").inner_text().startswith("read from")
+    assert current_query(home) == ""
+    # a text that fits afterwards shows every section again
+    home.click("[data-action=metrics-example]")
+    _wait_read(home)
+    assert home.locator("[data-metrics-outcome]").is_visible()
+    assert home.locator("[data-metrics-answer] table").is_visible()
+
+
+def test_a_text_of_hundreds_of_positions_is_summarised_over_the_positions_it_used(home):
+    """Found by a cold read: 200 rates of 0.5 read "γ = 10, mean acceptance length 101.00" (the γ
+    the fit used beside the mean over all 200 positions), and all 200 rates were listed."""
+    from specmodel.metrics.report import listed_rates
+    rates = ["0.5"] * 200
+    home.fill("#spec-metrics-text", "SpecDecoding metrics: Per-position acceptance rate: " + ", ".join(rates))
+    home.click("[data-metrics-form] button[type=submit]")
+    status = _wait_read(home)
+    top = SIMULATION_MAX_GAMMA
+    assert status.startswith(f"Read vLLM V1 log: 200 draft positions, of which the simulation drafts at most {top}, "
+                             f"so the fit used the first {top} (positions {top + 1} to 200 were not used): over them, "
+                             f"γ = {top}, mean acceptance length {1 + 0.5 * top:.2f}."), status
+    assert "101.00" not in status
+    reading = home.locator("[data-metrics-reading]").inner_text()
+    # the list is the command line's: the first ones, then how many more
+    assert listed_rates(tuple(float(r) for r in rates)) in reading and "… 190 more" in reading
+    assert reading.count("0.500") == top
+    assert f"mean acceptance length {1 + 0.5 * top:.3f} over them" in reading
+
+
+@pytest.mark.parametrize("name, batch", [("v1-engine-running.log", 16), ("v1-two-engines.log", 64)])
+def test_the_engine_logs_running_count_sets_the_batch_as_the_command_line_does(home, name, batch):
+    """Found by a cold read: SpecDecoding lines with "Engine 000: … Running: 16 reqs" priced
+    1 sequence at once; only a scrape's gauge set the batch."""
+    text = (DATA / name).read_text()
+    home.fill("#spec-metrics-text", text)
+    home.click("[data-metrics-form] button[type=submit]")
+    _wait_read(home)
+    cli = _cli(stdin=text)
+    assert cli["advice"]["state"]["batch"] == batch
+    state = {**manifest()["defaults"], "batch": batch, "gamma": cli["fit"]["gamma"], "alpha": cli["fit"]["alpha"],
+             "acceptance": cli["fit"]["shape"]}
+    wait_rendered(home, query_of(state))
+    assert f"{batch} sequences at once" in home.locator("[data-metrics-answer] p").first.inner_text()
+    assert "Running requests" in home.locator("[data-metrics-notes]").inner_text()
+    _check_answer_against_cli(home, cli)
+
+
+def test_a_load_that_does_not_fit_in_memory_gets_no_gamma(home):
+    """Found by a cold read: the example at 32 sequences read "use γ 2" beside "fits in memory:
+    no" for 256 to 1,024 sequences; the per-batch flag covered only the sizes that fit."""
+    home.click("[data-action=metrics-example]")
+    _wait_read(home)
+    home.select_option("#metrics-batch", "32")
+    state = {**manifest()["defaults"], "drafter": "ngram", "gamma": 3, "alpha": 0.5, "acceptance": "rising", "batch": 32}
+    wait_rendered(home, query_of(state))
+    rows = _answer_rows(home)
+    assert any(r[5] == "no" for r in rows)
+    for r in rows:
+        assert (r[4] == "–") == (r[5] == "no"), r
+    assert "–: the load does not fit in memory, no γ" in home.locator("[data-metrics-answer]").inner_text()
+    _check_answer_against_cli(home, _cli("--drafter", "ngram", "--batch", "32", stdin=(DATA / "v1-ngram.log").read_text()))
+    # a load that does not fit gets no flag of its own either, as on the command line
+    home.select_option("#metrics-batch", "1024")
+    wait_rendered(home, query_of({**state, "batch": 1024}))
+    answer = home.locator("[data-metrics-answer]").inner_text()
+    assert "At 1,024 sequences the weights and KV caches do not fit in the GPUs' memory: no γ is recommended" in answer
+    assert "For 1,024 sequences:" not in answer
+    cli = _cli("--drafter", "ngram", "--batch", "1024", stdin=(DATA / "v1-ngram.log").read_text())
+    assert cli["advice"]["speculative_config"] is None
+    _check_answer_against_cli(home, cli)

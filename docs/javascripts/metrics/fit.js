@@ -9,9 +9,14 @@ export const MEAN_LENGTH = "mean acceptance length";
 export class FitError extends Error {}
 
 // {shape, alpha, gamma, residual, residuals, alphas, basis, fitted_per_position,
-//  fitted_mean_acceptance_length, truncated}; alphas: the best α of each shape tried (a configuration
-// whose data hold fewer shapes uses its own shape's best). A reading with more draft positions than the table holds is fitted on the
-// first ones (the simulation's γ stops there), and `truncated` says so.
+//  fitted_mean_acceptance_length, measured_mean_acceptance_length, truncated}; alphas: the best α
+// of each shape tried (a configuration whose data hold fewer shapes uses its own shape's best). A
+// reading with more draft positions than the table holds is fitted on the first ones (the
+// simulation's γ stops there), and `truncated` says how many the text has.
+// measured_mean_acceptance_length: the text's, over the same γ positions as the fit, so that a
+// summary never sets a cut γ beside a mean over every position (found once: "γ = 10, mean
+// acceptance length 101.00" from 200 positions); null where the text's mean cannot be cut (no
+// per-position rates).
 export function fitOnGrid(reading, table) {
   const alphas = table.alphas;
   const top = table.per_position[table.shapes[0]][0].length;
@@ -33,7 +38,11 @@ export function fitOnGrid(reading, table) {
       alphas[shape] = table.alphas[shapeBest.i];
       if (best === null || shapeBest.rms < best.residual - 1e-12) best = { shape, i: shapeBest.i, residual: shapeBest.rms };
     }
-    return result(table, best.shape, best.i, gamma, best.residual, residuals, alphas, PER_POSITION, reading, top);
+    // 1 + Σ rates is the mean acceptance length of drafts cut at γ (the rates are unconditional);
+    // the text's own mean, from its counts, where nothing was cut
+    const cut = gamma < reading.per_position_acceptance.length || reading.mean_acceptance_length === null;
+    const measuredMean = cut ? 1 + measured.reduce((a, b) => a + (Number.isNaN(b) ? 0 : b), 0) : reading.mean_acceptance_length;
+    return result(table, best.shape, best.i, gamma, best.residual, residuals, alphas, PER_POSITION, reading, top, measuredMean);
   }
   if (reading.mean_acceptance_length !== null && reading.gamma) {
     const gamma = Math.min(reading.gamma, top);
@@ -44,13 +53,13 @@ export function fitOnGrid(reading, table) {
       if (best === null || gap < best.gap) best = { gap, i };
     });
     return result(table, shape, best.i, gamma, best.gap, { [shape]: best.gap }, { [shape]: table.alphas[best.i] },
-      MEAN_LENGTH, reading, top);
+      MEAN_LENGTH, reading, top, gamma < reading.gamma ? null : reading.mean_acceptance_length);
   }
   const missing = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
   throw new FitError(`The ${reading.source} text cannot be fitted: ${missing}`);
 }
 
-function result(table, shape, i, gamma, residual, residuals, alphas, basis, reading, top) {
+function result(table, shape, i, gamma, residual, residuals, alphas, basis, reading, top, measuredMean) {
   const perPos = table.per_position[shape][i].slice(0, gamma);
   return {
     shape,
@@ -62,6 +71,7 @@ function result(table, shape, i, gamma, residual, residuals, alphas, basis, read
     basis,
     fitted_per_position: perPos,
     fitted_mean_acceptance_length: table.mean_acceptance_length[shape][i][gamma - 1],
+    measured_mean_acceptance_length: measuredMean,
     truncated: (reading.gamma ?? gamma) > top ? reading.gamma : null,
   };
 }

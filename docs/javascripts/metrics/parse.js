@@ -631,8 +631,64 @@ function readPrometheus(lines) {
   });
 }
 
+// --- vLLM engine-stats lines ------------------------------------------------------------------
+
+// vLLM's periodic engine line (V1 vllm/v1/metrics/loggers.py: "Engine 000: Avg prompt throughput:
+// …, Running: 16 reqs, Waiting: 0 reqs, …"; V0: "Avg prompt throughput: …, Running: 8 reqs,
+// Swapped: …"): its Running count is the load the essay tells readers to read.
+const RUNNING = /Running: ([0-9]+) reqs/;
+const ENGINE = /Engine ([0-9]+):/;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// The concurrent requests the engine-stats lines report, and the note that says how, as
+// parse.py's _engine_running: per engine the median "Running: N reqs" of its lines (the median,
+// so that one ramp-up or drain interval does not move it), summed over engines as
+// vllm:num_requests_running is. Lines with Running: 0 are idle intervals, in which nothing is
+// drafted: left out. null without such lines.
+function engineRunning(lines) {
+  const byEngine = new Map();
+  let idle = 0;
+  for (const line of lines) {
+    const m = RUNNING.exec(line);
+    if (!m) continue;
+    if (Number(m[1]) === 0) {
+      idle += 1;
+      continue;
+    }
+    const engine = ENGINE.exec(line);
+    const key = engine ? engine[1] : "";
+    if (!byEngine.has(key)) byEngine.set(key, []);
+    byEngine.get(key).push(Number(m[1]));
+  }
+  if (byEngine.size === 0 && !idle) return null;
+  const busy = sum([...byEngine.values()].map((v) => v.length));
+  const running = sum([...byEngine.values()].map(median));
+  let note;
+  if (byEngine.size === 0) {
+    note = `${idle === 1 ? "The engine log line reports" : `All ${idle} engine log lines report`} Running: 0 reqs ` +
+      "(idle): the load cannot be told from them.";
+  } else if (busy === 1) {
+    note = `Running requests: ${shown(running)}, the 'Running: N reqs' of the one engine log line.`;
+  } else if (byEngine.size === 1) {
+    note = `Running requests: ${shown(running)}, the median of the 'Running: N reqs' of ${busy} engine log lines.`;
+  } else {
+    note = `Running requests: ${shown(running)}, the median of each engine's 'Running: N reqs' (${busy} lines), ` +
+      `summed over ${byEngine.size} engines.`;
+  }
+  if (idle && byEngine.size) note += ` ${idle} line${idle !== 1 ? "s" : ""} with Running: 0 reqs (idle, nothing drafted) left out.`;
+  return { running, note };
+}
+
 // --- the entry point ---------------------------------------------------------------------------
 
+// `text` (log lines and/or a scrape; other lines are ignored) read into a reading, as parse.py's
+// parse_metrics: Prometheus counters win over log lines. Throws MetricsInputError when nothing in
+// it is readable or it is too long, ImpossibleMetricsError when a number in it cannot be.
 export function parseMetrics(text) {
   if (text.length > MAX_TEXT_CHARS) {
     throw new MetricsInputError(
@@ -641,6 +697,19 @@ export function parseMetrics(text) {
     );
   }
   const lines = text.split(/\r\n|\r|\n/);
+  const reading = readText(lines);
+  if (reading.running_requests === null) {
+    // the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
+    const engine = engineRunning(lines.filter((l) => l.includes("Running:")));
+    // first: the last note is the one a failed fit quotes as what is missing
+    if (engine) return { ...reading, running_requests: engine.running, notes: [engine.note, ...reading.notes] };
+  }
+  return reading;
+}
+
+// The reading of the first format found in `lines` (see parseMetrics), without the load of the
+// engine-stats lines.
+function readText(lines) {
   const prom = lines.filter((l) => (l.includes("spec_decode_") || l.includes("num_requests_running")) && isSample(l));
   const scraped = prom.length ? readPrometheus(prom) : null;
   if (scraped && scraped.num_drafts) return scraped;

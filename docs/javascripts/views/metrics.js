@@ -11,6 +11,11 @@ import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
 import { fitWideTables } from "./wide-tables.js";
 
+// The "use γ" cell of a batch size whose weights and KV caches do not fit in the GPUs' memory
+// (the command line's too): no γ, and short enough to sit beside the numbers in a phone's card;
+// the table's caption says what it means.
+export const NOT_FITTING = "–";
+
 const DYNAMIC_DOCS = "https://docs.vllm.ai/en/latest/features/speculative_decoding/dynamic_speculative_decoding/";
 
 function el(tag, text, attrs = {}) {
@@ -46,6 +51,32 @@ export function batchSchedule(batches, gammas) {
   return ranges;
 }
 
+// The first `listed` per-position rates, then "… N more" (a text can list hundreds); the command
+// line lists them the same way (specmodel/metrics/report.py listed_rates).
+export function listedRates(rates, listed) {
+  const shown = rates.slice(0, listed).map((p) => fixed(p, 3)).join(", ");
+  return shown + (rates.length > listed ? `, … ${rates.length - listed} more` : "");
+}
+
+// The read's one-sentence summary of what was fitted: γ and the mean acceptance length over the
+// same positions. Where the text has more positions than the simulation drafts, it says which
+// were used, and the mean is over those (or, without per-position rates, named as the text's
+// over all of them).
+export function readSummary(reading, fit) {
+  const mean = fit.measured_mean_acceptance_length;
+  if (!fit.truncated) {
+    return `Read ${reading.source}: γ = ${fit.gamma}, mean acceptance length ${fixed(mean, 2)}.`;
+  }
+  const unused = `positions ${fit.gamma + 1} to ${fit.truncated} were not used`;
+  if (mean !== null) {
+    return `Read ${reading.source}: ${fit.truncated} draft positions, of which the simulation drafts at most ${fit.gamma}, ` +
+      `so the fit used the first ${fit.gamma} (${unused}): over them, γ = ${fit.gamma}, mean acceptance length ${fixed(mean, 2)}.`;
+  }
+  return `Read ${reading.source}: ${fit.truncated} draft positions, of which the simulation drafts at most ${fit.gamma} ` +
+    `(${unused}): the fit is at γ = ${fit.gamma}, but the text's mean acceptance length, ` +
+    `${fixed(reading.mean_acceptance_length, 2)}, is over all ${fit.truncated} (without per-position rates it cannot be cut).`;
+}
+
 function flagObject(flag) {
   // Our own build's text: --speculative-config '{…}'
   return JSON.parse(flag.slice(flag.indexOf("'") + 1, flag.lastIndexOf("'")));
@@ -56,6 +87,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
   const textarea = form.querySelector("textarea");
   const status = root.querySelector("[data-metrics-status]");
   const result = root.querySelector("[data-metrics-result]");
+  // the fit, the reader's deployment and the answer: hidden when no fit could be made
+  const outcome = root.querySelector("[data-metrics-outcome]");
   let fitted = null; // {reading, fit, batchNote, example, announced}: the last text read successfully
   let reads = 0;
   let drafterBeforeExample = null; // the example sets its own drafter; the reader's comes back after
@@ -65,13 +98,23 @@ export function mountMetrics(root, manifest, { apply, current }) {
     status.textContent = text;
   }
 
-  function showReading(reading) {
+  // What the text says; with `fit` (null where none could be made), which of its positions the fit
+  // used where the simulation drafts fewer than the text lists.
+  function showReading(reading, fit) {
     const dl = root.querySelector("[data-metrics-reading]");
     const rows = [["read from", `${reading.source}, ${reading.records} record${reading.records === 1 ? "" : "s"}`]];
     if (reading.gamma) rows.push(["draft positions, γ", String(reading.gamma)]);
-    if (reading.mean_acceptance_length !== null) rows.push(["mean acceptance length", fixed(reading.mean_acceptance_length, 3)]);
+    if (reading.mean_acceptance_length !== null) {
+      rows.push([fit?.truncated ? `mean acceptance length, all ${fit.truncated} positions` : "mean acceptance length",
+        fixed(reading.mean_acceptance_length, 3)]);
+    }
+    if (fit?.truncated) {
+      rows.push(["used by the fit", fit.measured_mean_acceptance_length === null
+        ? `the first ${fit.gamma} positions (the simulation drafts at most ${fit.gamma})`
+        : `the first ${fit.gamma} positions (the simulation drafts at most ${fit.gamma}): mean acceptance length ${fixed(fit.measured_mean_acceptance_length, 3)} over them`]);
+    }
     if (reading.per_position_acceptance) {
-      rows.push(["per-position acceptance", reading.per_position_acceptance.map((p) => fixed(p, 3)).join(", ")]);
+      rows.push(["per-position acceptance", listedRates(reading.per_position_acceptance, Math.max(...manifest.axes.gamma))]);
     }
     if (reading.num_drafts !== null) {
       rows.push(["drafts · draft tokens · accepted (prefixes)", `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
@@ -144,19 +187,22 @@ export function mountMetrics(root, manifest, { apply, current }) {
       }
       return;
     }
-    showReading(reading);
     try {
       fit = fitOnGrid(reading, manifest.acceptance_table);
     } catch (error) {
       if (!(error instanceof FitError)) throw error;
-      root.querySelector("[data-metrics-fit]").textContent = "No fit.";
-      root.querySelector("[data-metrics-fits]").replaceChildren();
-      root.querySelector("[data-metrics-answer]").replaceChildren();
+      // What was read stays, as the command line prints it before what is missing; the sections
+      // that need a fit go, not left on screen empty (found once: "The fit: No fit." over a bare
+      // table header, the deployment's selectors and an answer heading with nothing under it).
+      showReading(reading, null);
+      outcome.hidden = true;
       result.hidden = false;
       say(error.message);
       return;
     }
+    showReading(reading, fit);
     showFit(fit);
+    outcome.hidden = false;
     const values = {};
     if (example) {
       if (drafterBeforeExample === null) drafterBeforeExample = current().drafter;
@@ -179,8 +225,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     fitted.announced = shown.state;
     const answer = renderAnswer(shown);
     say(
-      `Read ${reading.source}: γ = ${fit.gamma}, mean acceptance length ${fixed(reading.mean_acceptance_length ?? fit.fitted_mean_acceptance_length, 2)}. ` +
-        `Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}, α = ${fixed(fit.alpha, 2)}; the predictions ` +
+      `${readSummary(reading, fit)} Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}, α = ${fixed(fit.alpha, 2)}; the predictions ` +
         // the fitted shape's, which smooths the measured rates: said, so the two lengths are not
         // read as one quantity with two values (found once: 2.16 read, 2.10 in the simulation)
         `use its mean acceptance length, ${format("num", lookup(shown.data, "mean_acceptance_length", shown.state))}. ${answer}`,
@@ -258,14 +303,18 @@ export function mountMetrics(root, manifest, { apply, current }) {
         tr.className = "spec-metrics__best";
         tr.setAttribute("aria-current", "true");
       }
-      tr.append(el("td", format("int", r.batch)), el("td", String(r.best)), el("td", format("times", r.bestSpeedup)), el("td", format("times", r.atFitted)), el("td", String(r.use)), el("td", r.fits ? "yes" : "no"));
+      // no γ for a load that does not fit, as the per-batch flag below covers only those that do
+      const use = r.fits ? String(r.use) : NOT_FITTING;
+      tr.append(el("td", format("int", r.batch)), el("td", String(r.best)), el("td", format("times", r.bestSpeedup)), el("td", format("times", r.atFitted)), el("td", use), el("td", r.fits ? "yes" : "no"));
       tbody.append(tr);
     }
     table.append(thead, tbody);
     const wrap = el("div", null, { class: "md-typeset__scrollwrap" });
     wrap.append(table);
-    nodes.push(el("p", "γ by batch size (use γ = 0: do not speculate at that load):"), wrap);
-    if (here.use > 0) {
+    nodes.push(el("p", `γ by batch size (use γ = 0: do not speculate at that load; ${NOT_FITTING}: the load does not fit in memory, no γ):`), wrap);
+    if (!here.fits) {
+      nodes.push(el("p", `At ${sequences(state.batch)} the weights and KV caches do not fit in the GPUs' memory: no γ is recommended there.`));
+    } else if (here.use > 0) {
       nodes.push(el("p", `For ${sequences(state.batch)}:`));
       const pre = el("pre");
       pre.append(el("code", configFlag(data, { ...state, gamma: here.use })));
