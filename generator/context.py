@@ -15,7 +15,7 @@ from specmodel.acceptance import FALLING_DECAY, RISING_DECAY, RISING_FIT_DATA
 from specmodel.metrics import advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import DYNAMIC_SD_DOCS
 from specmodel.metrics.parse import EXAMPLE as METRICS_EXAMPLE, Reading
-from specmodel.claims import evaluate_claims
+from specmodel.claims import SEED_TITLE, evaluate_claims
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
@@ -28,7 +28,7 @@ from specmodel.typical_acceptance import ASSUMED, TASKS
 from .axes import STATE_AXES, axes, configurations, site_typical_acceptance
 from .chart_rows import table_html
 from .charts import CHARTS
-from .evidence import citation, measured_plain_points, profiling_context, linked_sources, setting_of, validation_rows, without_paths
+from .evidence import ENGINE_NAMES, citation, measured_plain_points, profiling_context, linked_sources, setting_of, validation_rows, without_paths
 from .contract import FIELDS
 from .essay import ClosedForms, Scope, TemplateBuildError, decision_map_summary, state_values, wrap
 from .filters import Quantity
@@ -207,6 +207,8 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         "chi_square_p_value": sampler_demo.chi_square_p_value,
     })
     ctx["claims"] = wrap(_claims_rows(site.labels), "claims")
+    # the essay those rows quote, by its title
+    ctx["claims_source"] = Scope("claims_source", {"title": SEED_TITLE})
     ctx["paper"] = Scope("paper", {"t5": PAPER_T5_TABLE})
     ctx["axes"] = site.axes
     ctx["labels"] = site.labels
@@ -365,6 +367,8 @@ def evidence_context(site) -> dict:
         "validation": Scope("validation", {"rows": [validation_row(r, catalog) for r in rows],
                                            "by_id": {r.measurement.id: validation_row(r, catalog) for r in rows},
                                            "fitted_count": sum(1 for r in rows if r.point and r.point.fit),
+                                           # the other engines whose step overhead one row each fixes
+                                           "alone_engines": [ENGINE_NAMES[e] for e in ONE_POINT_ENGINES],
                                            "summary": {m: {q: {"count": c, "median": med, "worst": worst}
                                                            for q, (c, med, worst) in per.items()}
                                                        for m, per in summary.items()}}),
@@ -378,8 +382,9 @@ def validation_row(row, catalog) -> dict:
     out = {"id": m.id, "setting": setting_of(point, m, catalog), "batch": m["batch"], "num_spec_tokens": m["num_spec_tokens"],
            "source": cited["text"], "source_short": cited["short"], "work": cited["work"], "url": cited["url"], "read_off_plot": m.read_off_plot, "reason": row.reason, "held": row.held,
            "fitted": bool(point and point.fit), "quantity": point.quantity if point else "",
-           # SGLang's and TensorRT-LLM's step overheads: each fitted to its one row, which it then matches
-           "fitted_alone": bool(point and point.id in ONE_POINT_ENGINES.values()),
+           # SGLang's and TensorRT-LLM's step overheads: each fitted to its one row, which it then
+           # matches; the engine's name, or "" for every other row
+           "fitted_alone": next((ENGINE_NAMES[e] for e, i in ONE_POINT_ENGINES.items() if point and point.id == i), ""),
            "context_tokens": row.context_tokens, "context_basis": point.context_basis if point else "",
            "measured": list(row.measured), "predicted": {k: list(v) for k, v in row.predicted.items()},
            "error": dict(row.error), "within": dict(row.within)}

@@ -175,4 +175,4 @@ ENGINE_NAMES = {"sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
 
 
 __all__ = ["MeasuredPlain", "measured_plain_points", "validation_rows", "figure_rows", "QUANTITY_LABELS",
-           "profiling_context", "measurements", "citation", "setting_of", "without_paths", "linked_sources", "PATH"]
+           "profiling_context", "measurements", "citation", "setting_of", "without_paths", "linked_sources", "PATH", "ENGINE_NAMES"]

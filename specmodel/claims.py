@@ -22,6 +22,9 @@ KIB = 2**10
 
 
 SEED_COST_MODEL = WHOLE_PASS
+# The essay whose published figures the claims file lists: its figures come from one random run of
+# its own simulation of the same GPU and models; the pages name it by this title.
+SEED_TITLE = "Speculative Decoding Spends Arithmetic You May Not Have"
 
 
 def parse_state(text: str) -> State | None:

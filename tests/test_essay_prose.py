@@ -149,6 +149,96 @@ def test_the_draft_share_moves_opposite_ways_under_the_two_models():
     assert r("start").draft_time_share > 0.5  # "more than half the time"
 
 
+def trend(values: list[float]) -> str:
+    """What a line does from left to right, in the words a sentence would use: "rises", "falls",
+    "rises, then falls" (one peak between its ends), or "moves both ways"."""
+    steps = [b > a for a, b in zip(values, values[1:]) if b != a]
+    if steps and all(steps):
+        return "rises"
+    if steps and not any(steps):
+        return "falls"
+    peak = values.index(max(values))
+    if 0 < peak < len(values) - 1 and trend(values[:peak + 1]) == "rises" and trend(values[peak:]) == "falls":
+        return "rises, then falls"
+    return "moves both ways"
+
+
+def test_the_trend_check_can_fail():
+    assert trend([19, 42, 48, 45]) == "rises, then falls"
+    assert trend([48, 26, 20, 20.5]) == "moves both ways"
+    assert trend([1, 2, 3]) == "rises" and trend([3, 2, 1]) == "falls"
+
+
+def _profile_shares() -> dict[str, dict[int, float]]:
+    """The 0.6B drafter's drafting share (%) by batch, as the shares figure draws it: measured and
+    under each cost model (the figure's own rows, generator/evidence.py)."""
+    from generator.evidence import figure_rows
+    from generator.axes import BREAKDOWN_MODELS
+
+    rows = sorted((r for r in figure_rows(default_catalog(), BREAKDOWN_MODELS)["shares"] if r["drafter"] == "qwen3-0.6b"),
+                  key=lambda r: r["batch"])
+    return {source: {r["batch"]: r[source] for r in rows} for source in ("measured", *BREAKDOWN_MODELS)}
+
+
+def test_the_draft_share_section_says_what_its_figure_draws(rendered_pages):
+    """Found once: "in the ideal model the draft's share of the wall clock rises with the batch",
+    true at the starting settings, sat over a figure whose ideal lines fall from 128 sequences to
+    512. Each direction the section gives is checked against the line the figure draws, and each
+    share it quotes at a batch is the figure's value there."""
+    shares = _profile_shares()
+    batches = list(shares["measured"])
+    line = {source: [by_batch[b] for b in batches] for source, by_batch in shares.items()}
+    # the heading, and "vLLM shows the opposite at every batch the profile has": measured and calibrated fall
+    assert trend(line["measured"]) == trend(line["calibrated"]) == "falls"
+    # "rises only until the verify pass … turns compute-bound, and then falls a little"; "priced kernel by
+    # kernel it peaks sooner"
+    assert trend(line["whole-pass"]) == trend(line["per-kernel"]) == "rises, then falls"
+    whole_peak = batches[line["whole-pass"].index(max(line["whole-pass"]))]
+    kernel_peak = batches[line["per-kernel"].index(max(line["per-kernel"]))]
+    assert kernel_peak < whole_peak
+
+    heading = "### In vLLM the draft's share of the time falls with the batch"
+    section = re.sub(r"\s+", " ", rendered_pages["index.md"].split(heading, 1)[1].split("\n### ", 1)[0])
+    pct = lambda x: f"{x:.0f}%"
+    ideal = re.search(r"falls a little: from (\d+%) at one sequence to (\d+%) at ([\d,]+) and back to (\d+%) at ([\d,]+)\.",
+                      section)
+    assert ideal, section[:300]
+    assert ideal[1] == pct(shares["whole-pass"][batches[0]])
+    assert (int(ideal[3]), ideal[2]) == (whole_peak, pct(max(line["whole-pass"])))
+    assert (int(ideal[5]), ideal[4]) == (batches[-1], pct(line["whole-pass"][-1]))
+    kernel = re.search(r"kernel by kernel it peaks sooner, at (\d+%) with ([\d,]+) sequences", section)
+    assert kernel and (int(kernel[2]), kernel[1]) == (kernel_peak, pct(max(line["per-kernel"])))
+    measured = re.search(r"measured drafting at (\d+%) of the wall time with one sequence, (\d+%) with (\d+), "
+                         r"(\d+%) with (\d+) and (\d+%) with (\d+)\.", section)
+    assert measured
+    quoted = [(1, measured[1])] + [(int(measured[i + 1]), measured[i]) for i in (2, 4, 6)]
+    assert quoted == [(b, pct(shares["measured"][b])) for b in batches]
+
+
+def test_the_ideal_draft_share_turns_where_the_verify_pass_turns_compute_bound():
+    """The reason the section gives for the ideal line's peak: at the profile's context the
+    whole-pass verify pass is memory-bound before the peak and compute-bound at it; and at the
+    simulation's starting settings, where the section says the share rises at every larger batch,
+    it does, rung by rung."""
+    from generator.evidence import measurements, profiling_context
+    from specmodel.calibration.measurements import POINTS, gamma_of
+
+    shares = _profile_shares()["whole-pass"]
+    batches = list(shares)
+    peak = max(shares, key=shares.get)
+    before = batches[batches.index(peak) - 1]
+    catalog = default_catalog()
+    point = POINTS["92"]
+    cost = catalog.cost_model("whole-pass", "vllm")
+    target, gpu = catalog.targets[point.target], catalog.gpus[point.gpu]
+    positions = gamma_of(point, measurements()["92"]) + 1  # the profile's γ, and the bonus position
+    for batch, compute_bound in ((before, False), (peak, True)):
+        p = cost.forward_pass(target, gpu, batch, batch * profiling_context(), positions)
+        assert (float(p.compute_time_s) >= float(p.memory_time_s)) == compute_bound, batch
+    ideal = [evaluate(site_state(cost_model="whole-pass", batch=b)).draft_time_share for b in AXES["batch"]]
+    assert trend(ideal) == "rises"
+
+
 def test_long_context_drafter_loses_even_at_small_batch():
     assert r("long4").speedup < 1
     assert r("long4").draft_time_share > 0.5
@@ -364,13 +454,39 @@ def test_every_topic_where_to_go_next_names_is_linked(pages):
     assert unlinked == [], unlinked
 
 
+def _fitted_to_column(model_page: str) -> list[str]:
+    """The "fitted to" cell of every row of the model page's table of measurements."""
+    table = model_page.split("| source | setting | batch | context |", 1)[1].split("\n\n", 1)[0]
+    lines = table.splitlines()
+    assert lines[0].rstrip().endswith("| fitted to |"), lines[0]
+    return [line.rstrip(" |").rsplit("|", 1)[1].strip() for line in lines[2:] if line.startswith("| ")]
+
+
 def test_the_measurements_table_says_which_rows_the_model_was_fitted_to(rendered_pages):
     """Found once: SGLang's and TensorRT-LLM's step times were met to the hundredth, since each
     engine's step overhead is fitted to that row alone, and the table said "fitted: no"."""
+    from generator.evidence import ENGINE_NAMES
     from specmodel.calibration.measurements import ONE_POINT_ENGINES
 
-    table = rendered_pages["model.md"].split("| source | setting | batch | context |", 1)[1].split("\n\n", 1)[0]
-    rows = [line for line in table.splitlines() if line.startswith("| ")]
-    alone = [line for line in rows if line.endswith("| yes: the engine's step overhead is fitted to this row alone |")]
-    assert len(alone) == len(ONE_POINT_ENGINES)
-    assert all(engine in line for line, engine in zip(alone, ("SGLang", "TensorRT-LLM"))), alone
+    alone = [c for c in _fitted_to_column(rendered_pages["model.md"]) if c.endswith("step overhead, this row alone")]
+    assert alone == [f"{ENGINE_NAMES[e]}'s step overhead, this row alone" for e in ONE_POINT_ENGINES]
+
+
+def test_the_count_of_fitted_measurements_in_the_prose_is_the_tables(rendered_pages):
+    """A reader who counts the table's rows marked as fitting vLLM's constants gets the number the
+    prose gives (found once: the prose said 24 and the table marked 26 rows "yes", SGLang's and
+    TensorRT-LLM's among them)."""
+    from specmodel.calibration.measurements import POINTS
+
+    cells = _fitted_to_column(rendered_pages["model.md"])
+    marked = [c for c in cells if c.startswith("vLLM's constants")]
+    assert marked and len(marked) == sum(1 for p in POINTS.values() if p.fit)
+    model = re.sub(r"\s+", " ", rendered_pages["model.md"])
+    essay = re.sub(r"\s+", " ", rendered_pages["index.md"])
+    quoted = (re.findall(r"least squares over (\d+) component measurements", model)
+              + re.findall(r"Those (\d+) rows are marked \"vLLM's constants\"", model)
+              + re.findall(r"from (\d+) public measurements of vLLM", essay))
+    assert len(quoted) == 3, quoted
+    assert {int(n) for n in quoted} == {len(marked)}
+    # every other row the table marks as fitted, it marks as one other engine's alone
+    assert all(c == "no" or c.startswith("vLLM's constants") or c.endswith("this row alone") for c in cells)

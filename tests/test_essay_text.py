@@ -228,6 +228,82 @@ def test_every_clause_giving_a_models_layers_and_heads_is_true_of_each_model_it_
     assert "in each drafter" not in text
 
 
+# --- a term of the trade is explained where a reader first meets it ------------------------
+
+# Each page's specialist terms, with the words that explain each (a glossary entry or a gloss in
+# the sentence). A reader meets the term first there or after it, in the prose, a figure's caption
+# or legend names, or a data table's headings. Found once: "all-reduces", "Megatron-style" and
+# "NCCL" unexplained, and "draft launch floor" in a figure's legend a section before the text said
+# what a launch floor is.
+TERMS = {
+    "index.md": [
+        ("launch floor", r"a \*launch floor\*, a least time every pass takes"),
+        ("all-reduce", r"an \*all-reduce\* sums"),
+        ("tensor[ -]parallel", r"\*tensor parallelism\* keeps a slice"),
+        ("(?:n-gram )?prompt lookup", r"\*Prompt lookup\* \(n-gram lookup\) drafts without a model"),
+        ("EAGLE-3 head", r"An \*EAGLE-3 head\* is a drafter"),
+    ],
+    "model.md": [
+        ("tensor[ -]parallel", r"tensor parallelism \(one model split across several GPUs"),
+        ("all-reduce", r"sum their partial results by all-reduces"),
+        ("Megatron", r"by tensor parallelism, as Megatron-LM lays it out"),
+        ("NCCL", r"NCCL \(NVIDIA's library of collective operations"),
+        ("CUDA graphs?", r"CUDA graphs \(a pass's kernels recorded once"),
+        ("GEMM", r"\(a GEMM, general matrix multiply\)"),
+        ("launch floor", r"The launch floor is the least time a pass takes"),
+        ("prefill", r"prefill \(the pass over the prompt"),
+    ],
+}
+
+
+def used_before_explained(text: str, term: str, explanation: str) -> str | None:
+    """Why ``term`` (a regular expression) reaches a reader of ``text`` unexplained (its first use comes before the words
+    that explain it, or nothing explains it), or None."""
+    body = text.split("\n---\n", 1)[1] if text.startswith("---\n") else text  # not the front matter
+    flat = re.sub(r"\s+", " ", body)
+    explained = re.search(explanation, flat)
+    if not explained:
+        return f"{term!r}: nothing explains it"
+    first = re.search(rf"(?<![\w-]){term}", flat, flags=re.I)
+    if first.start() < explained.start():
+        return f"{term!r} first used before it is explained: …{flat[max(0, first.start() - 80):first.end() + 20]}…"
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(TERMS))
+def test_a_term_is_explained_where_a_reader_first_meets_it(pages, name):
+    problems = [why for term, explanation in TERMS[name] if (why := used_before_explained(pages[name], term, explanation))]
+    assert problems == []
+
+
+def test_the_explanation_check_can_fail():
+    text = "A figure: draft launch floor. Then: a *launch floor*, a least time every pass takes."
+    assert used_before_explained(text, "launch floor", r"a \*launch floor\*, a least time")
+    assert used_before_explained("Two all-reduces per layer.", "all-reduce", r"an \*all-reduce\* sums")
+    assert used_before_explained("An *all-reduce* sums, then all-reduces.", "all-reduce", r"An \*all-reduce\* sums") is None
+
+
+# --- words that assume the reader knows how the site was made ------------------------------
+
+# The published figures the ideal model was fitted to are named as what they are (an essay's,
+# from one random run of its simulation); found once as "a reference run" and "three statements
+# made from that run are wrong", which read as the site's own history.
+HISTORY = re.compile(r"\breference run\b|\bseed (?:essay|figure|value)s?\b|\bthe seed's\b|\bthat run\b|"
+                     r"\b(?:an earlier|the previous) (?:draft|version|build)\b", re.I)
+
+
+@pytest.mark.parametrize("name", ["index.md", "model.md"])
+def test_no_sentence_speaks_of_how_the_site_was_made(pages, name):
+    assert sorted({m[0] for m in HISTORY.finditer(plain_text(pages[name]))}) == []
+
+
+def test_the_history_check_can_fail():
+    assert HISTORY.search("fitted to the figures of a reference run")
+    assert HISTORY.search("Three statements made from that run are wrong")
+    assert not HISTORY.search("draws from a fixed seed over a toy vocabulary")
+    assert not HISTORY.search("the acceptance rate of the first draft position")
+
+
 # --- tables -------------------------------------------------------------------------------
 
 

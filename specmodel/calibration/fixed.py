@@ -12,7 +12,8 @@ FIXED_CONSTANTS: dict[str, dict] = {
     "allreduce_latency_s": {
         "value": 8e-6,
         "source": "an estimate, not a fit: no measurement here has more than one GPU. A small all-reduce between "
-                  "NVLink-connected GPUs takes a few microseconds in NCCL and vLLM's custom all-reduce "
-                  "(nccl-tests' small-message latencies are 5–10 µs)",
+                  "NVLink-connected GPUs takes a few microseconds in NCCL (NVIDIA's library of collective "
+                  "operations between GPUs) and in vLLM's own all-reduce kernel (NCCL's benchmarks, nccl-tests, "
+                  "give 5–10 µs for small messages)",
     },
 }
