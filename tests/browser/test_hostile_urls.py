@@ -277,7 +277,7 @@ BAR_NOTE_SHOWN = """() => { const note = document.querySelector('#simulation [da
 
 # Everything one load is checked for, in one call: the note, the controls, the URL, and any
 # sign of markup from the URL: tags through which markup could run or load something (outside
-# the charts' Vega views, drawn from the data), on* attributes or javascript: URLs anywhere, the
+# the charts' Vega views and data tables, drawn from the data), on* attributes or javascript: URLs anywhere, the
 # canary's name in any attribute or outside a note's text, the canary itself, CSP violations.
 LOAD_REPORT = """() => {
   const region = document.querySelector('#simulation [data-notes]');
@@ -287,7 +287,9 @@ LOAD_REPORT = """() => {
   for (const el of document.querySelectorAll(tags)) {
     // the chart library's own stylesheet (vega-tooltip-style) comes when it loads
     const library = el.tagName === 'STYLE' && /^vega-/.test(el.id);
-    if (!el.closest('.spec-chart__view') && !library) census[el.tagName] = (census[el.tagName] || 0) + 1;
+    // a chart's data table is built from the data files (its rows' buttons open their states)
+    const table = el.closest('details.spec-table');
+    if (!el.closest('.spec-chart__view') && !table && !library) census[el.tagName] = (census[el.tagName] || 0) + 1;
   }
   const suspicious = [];
   for (const el of document.querySelectorAll('*')) {
