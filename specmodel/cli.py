@@ -20,7 +20,7 @@ from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_
 from .calibration.validate import UNKNOWN_CONTEXT_RANGE, summary, validate
 from .catalog import Catalog, default_catalog, load_catalog
 from .catalog_text import catalog_text
-from .claims import evaluate_claims
+from .claims import SEED_TITLE, evaluate_claims
 from .costs import COST_MODELS
 from .errors import ModelInputError
 from .extrapolation import extrapolation_note
@@ -214,7 +214,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
 
 def _claims() -> tuple[str, bool]:
     rows = evaluate_claims((DATA / "essay-claims.csv").read_text(encoding="utf-8"))
-    lines = ["The seed essay's numbers under the whole-pass cost model (its derivation):",
+    lines = [f"The numbers '{SEED_TITLE}' quotes, under the whole-pass cost model (its derivation):",
              f"{'id':<22} {'seed':>10} {'expected':>11} {'ours':>11}  within"]
     for row in rows:
         lines.append(f"{row['id']:<22} {row['seed_value']:>10} {row['expected']:>11.6g} {row['ours']:>11.6g}  "
@@ -356,7 +356,7 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
     sw = sub.add_parser("sweep", help="every readout over a product of values: CSV or JSON lines")
     _add_sweep_options(sw)
     sw.add_argument("--format", choices=("csv", "jsonl"), default="csv", help="output format (default csv)")
-    sub.add_parser("claims", help="every number the seed essay quotes, beside the whole-pass model's")
+    sub.add_parser("claims", help=f"every number quoted by '{SEED_TITLE}' (the essay this site is built on), beside the whole-pass model's")
     cal = sub.add_parser("calibrate", help="fit the calibrated model's constants to the measurements")
     cal.add_argument("--data", help="the measurements CSV (default: the packaged one)")
     cal.add_argument("--write", action="store_true", help="store the fitted constants in specmodel/calibration/fitted.py")
