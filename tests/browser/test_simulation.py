@@ -429,13 +429,49 @@ def test_the_keyboard_opens_what_a_click_on_the_chart_opens(page, page_log, figu
     row.evaluate("r => (r.previousElementSibling?.querySelector('button') ?? r.closest('details').querySelector('summary')).focus()")
     page.keyboard.press("Tab")
     assert button.evaluate("b => b === document.activeElement"), "the row's button is not the next tab stop"
+    top = button.evaluate("b => b.getBoundingClientRect().top")
     page.keyboard.press("Enter")
     state = {**state_for(""), **expected}
     wait_rendered(page, query_of(state))
     assert {k: controls_state(page)[k] for k in expected} == expected
     assert mismatches(page, state) == []
-    # the table was rebuilt for the new state; the keyboard is still on that row's button
+    # the table was rebuilt for the new state; the keyboard is still on that row's button, and the
+    # row where it was (found by a cold read: the rebuilt rows were laid out before their names
+    # were kept whole, taller, and the page scrolled 5,900 px under the reader)
     assert page.evaluate("() => document.activeElement.classList.contains('spec-table__open')")
+    page.wait_for_timeout(300)
+    assert abs(page.evaluate("() => document.activeElement.getBoundingClientRect().top") - top) < 2
+
+
+CELL_MARKS = """table => [...table.tBodies[0].rows].map(r => [...r.cells].map(c =>
+    [c.dataset.label ?? null, c.hasAttribute('data-short'), c.hasAttribute('data-long')]))"""
+
+
+def test_a_phones_data_table_keeps_its_cards_when_the_state_changes(new_context, page_log):
+    """Found by a cold read: any state change rebuilt a data table's rows without the marks that
+    pack short cells three to a line (views/wide-tables.js), so the cards grew and the row just
+    used went off screen."""
+    page = new_context(viewport={"width": 375, "height": 812}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => document.querySelector('#figure-ladder .spec-chart').classList.contains('is-live')")
+    details = page.locator("#figure-ladder details.spec-table")
+    details.locator("summary").click()
+    table = details.locator("table")
+    page.wait_for_function("t => 'cards' in t.dataset", arg=table.element_handle())
+    marks = table.evaluate(CELL_MARKS)
+    assert any(short for row in marks for _, short, _ in row), "no short cell marked: the test would not see a loss"
+    button = table.locator("tbody tr").filter(has=page.locator("td:first-child", has_text="128")).locator("button")
+    button.scroll_into_view_if_needed()
+    top = button.evaluate("b => b.getBoundingClientRect().top")
+    height = table.evaluate("t => t.offsetHeight")
+    button.focus()
+    page.keyboard.press("Enter")
+    wait_rendered(page, "?batch=128")
+    assert table.evaluate(CELL_MARKS) == marks
+    assert table.evaluate("t => t.offsetHeight") == height
+    page.wait_for_timeout(300)
+    assert abs(page.evaluate("() => document.activeElement.getBoundingClientRect().top") - top) < 2
 
 
 def test_copy_link_stays_under_the_pointer_and_says_it_only_of_its_state(new_context):

@@ -3,7 +3,7 @@
 // formats are the chart's declaration in the manifest, so a table reads the same before and
 // after the script runs.
 import { format } from "../core/format.js";
-import { keepCellNamesWhole, labelCells, shorten } from "./wide-tables.js";
+import { keepCellNamesWhole, labelCells, markLongCells, shorten } from "./wide-tables.js";
 
 // A cell with no value (a measurement not taken there) reads as a dash; chart_rows.py agrees.
 export const NO_VALUE = "–";
@@ -70,10 +70,13 @@ function replaceBody(table, body) {
   const focusedRow = old?.contains(document.activeElement) ? [...old.rows].indexOf(document.activeElement.closest("tr")) : -1;
   if (old) old.replaceWith(body);
   else table.append(body);
-  if (focusedRow >= 0) body.rows[focusedRow]?.querySelector("button")?.focus({ preventScroll: true });
+  // The new rows as wide-tables.js made the old ones (names kept whole, short and long cells
+  // marked) before anything lays them out: a row laid out otherwise has another height.
+  keepCellNamesWhole(table);
+  markLongCells(table);
   if ("cards" in table.dataset) {
-    keepCellNamesWhole(table);
     labelCells(table); // shown as cards: keep the cells' headers, and the count on the button
     shorten(table);
   }
+  if (focusedRow >= 0) body.rows[focusedRow]?.querySelector("button")?.focus({ preventScroll: true });
 }

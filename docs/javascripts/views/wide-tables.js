@@ -51,7 +51,7 @@ const SHORT_CELL_CHARS = 12;
 
 // A cell holding a sentence (a description, a source) or a long identifier takes a card's whole
 // width (spec.css), rather than wrap a word a line or break the identifier mid-word.
-function markLongCells(table) {
+export function markLongCells(table) {
   for (const body of table.tBodies) {
     for (const row of body.rows) {
       for (const cell of row.cells) {
