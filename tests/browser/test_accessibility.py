@@ -306,12 +306,22 @@ def test_what_has_focus_is_never_behind_the_bar_or_the_header(new_context, width
     assert hidden == [], "\n".join(hidden)
 
 
-def test_on_a_phone_focus_in_the_simulation_is_never_behind_its_headline(new_context):
+@pytest.mark.parametrize("viewport", [{"width": 375, "height": 740}, {"width": 740, "height": 360}], ids=["upright", "sideways"])
+def test_on_a_phone_focus_in_the_simulation_is_never_behind_its_headline(new_context, viewport):
     """On a phone the simulation keeps its verdict in a sticky headline under the header: Tab and
-    Shift+Tab through its controls never leave the focused one (ring and all) under it."""
-    page = new_context(viewport={"width": 375, "height": 740}).new_page()
+    Shift+Tab through its controls never leave the focused one (ring and all) under it. Held
+    sideways too (found by a cold read: there the readouts were below the window's foot and no
+    headline was shown, so moving α changed no number in sight)."""
+    page = new_context(viewport=viewport).new_page()
     page.goto("/")
     wait_rendered(page, "")
+    page.focus("#simulation input[name=alpha]")
+    page.keyboard.press("ArrowLeft")
+    wait_rendered(page, "?alpha=0.7")
+    headline = page.locator("#simulation .spec-sim__headline [data-readout=speedup]")
+    box = headline.bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    assert headline.text_content() == page.locator("#simulation .spec-readout--speedup [data-readout=speedup]").text_content()
     page.focus("#simulation [data-action=reset]")
     stops, hidden = 0, []
     for key in ["Tab"] * 14 + ["Shift+Tab"] * 14:
