@@ -322,6 +322,10 @@ def test_on_a_phone_focus_in_the_simulation_is_never_behind_its_headline(new_con
     box = headline.bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
     assert headline.text_content() == page.locator("#simulation .spec-readout--speedup [data-readout=speedup]").text_content()
+    # a readout scrolled into view (a link, a script) stops short of the headline, as focus does
+    page.evaluate("document.querySelector('#simulation .spec-readout--speedup').scrollIntoView()")
+    assert page.evaluate("""() => document.querySelector('#simulation .spec-readout--speedup').getBoundingClientRect().top
+        >= document.querySelector('#simulation .spec-sim__headline').getBoundingClientRect().bottom""")
     page.focus("#simulation [data-action=reset]")
     stops, hidden = 0, []
     for key in ["Tab"] * 14 + ["Shift+Tab"] * 14:
