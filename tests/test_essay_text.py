@@ -237,6 +237,10 @@ def test_every_clause_giving_a_models_layers_and_heads_is_true_of_each_model_it_
 # what a launch floor is.
 TERMS = {
     "index.md": [
+        ("tensor cores", r"the tensor cores, the GPU's units for arithmetic"),
+        ("KV cache", r"its KV cache \(the keys and values every earlier token left"),
+        ("γ", r"tokens it guesses per iteration \(γ,"),
+        ("α", r"accepts its guesses as often as the simulation assumes by default \(at a rate α ="),
         ("launch floor", r"a \*launch floor\*, a least time every pass takes"),
         ("all-reduce", r"an \*all-reduce\* sums"),
         ("tensor[ -]parallel", r"\*tensor parallelism\* keeps a slice"),
