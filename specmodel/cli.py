@@ -187,9 +187,9 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         # partial input: say what was read, then (exit 2) what is missing
         print(json.dumps({"reading": reading.as_dict()}) if args.json else "\n".join(reading_lines(reading)))
         raise
+    # more draft positions or running requests than the model prices were refused by parse_metrics,
+    # in the page's words (parse.js)
     notes = []
-    if fit.gamma > FIELDS["gamma"].high:
-        raise ModelInputError("metrics", f"the text has {fit.gamma} draft positions", f"at most {FIELDS['gamma'].high}")
     values = {name: getattr(args, name) for name in FIT_METRICS_FIELDS}
     if values["batch"] is None:
         if reading.running_requests:

@@ -5,6 +5,7 @@ same files to the page (tests/browser/test_metrics.py)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from specmodel import FIELDS, State, evaluate
 from specmodel.acceptance import ACCEPTANCE_SHAPES, per_position_acceptance
 from specmodel.metrics import MetricsInputError, advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
-from specmodel.metrics.parse import ImpossibleMetricsError
+from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, ImpossibleMetricsError
 from specmodel.vllm import engine_log_line, engine_log_window
 
 DATA = Path(__file__).parent / "data" / "metrics"
@@ -94,6 +95,7 @@ def test_numbers_that_cannot_be_are_refused_naming_the_field(case):
         parse_metrics(case["text"])
     assert e.value.field == case["field"]
     assert case["allowed"] in e.value.allowed
+    assert case.get("problem", "") in e.value.problem
     assert str(e.value).startswith(f"{case['field']}: ") and "\n" not in str(e.value)
 
 
@@ -112,6 +114,34 @@ def test_the_cold_reads_cases_are_refused_with_these_words():
     with pytest.raises(ImpossibleMetricsError, match=r"^vllm:spec_decode_num_drafts_total: NaN is not a count; "
                        r"allowed: a number from 0 up \(a count\)$"):
         parse_metrics(c)
+
+
+def test_a_list_of_rates_is_refused_at_its_first_bad_position():
+    """Found by a cold read: "1.750, 0.478, NaN, -0.119" was refused naming position 3's NaN, as
+    the positions that are not numbers were checked before the numbers' values."""
+    with pytest.raises(ImpossibleMetricsError, match=r"^Per-position acceptance rate: 1.75 at position 1 is not a "
+                       r"rate; allowed: a number from 0 to 1"):
+        parse_metrics("SpecDecoding metrics: Per-position acceptance rate: 1.750, 0.478, NaN, -0.119")
+    # each kind of fault, wherever it is, after good positions: the first is named
+    for rates, named in (("0.8, 0.5, NaN, 1.5", "position 3, 'NaN', is not a number"),
+                         ("0.8, 0.5, 1.5, NaN", "1.5 at position 3 is not a rate"),
+                         ("0.8, nan, 0.9, 1.5", "0.9 at position 3 is more than the 0.8 at position 1"),
+                         ("0.8, 0.5, -0.1, 0.6", "-0.1 at position 3 is not a rate")):
+        with pytest.raises(ImpossibleMetricsError, match=f"^Per-position acceptance rate: {re.escape(named)};"):
+            parse_metrics(f"SpecDecoding metrics: Per-position acceptance rate: {rates}")
+
+
+def test_the_model_s_limits_are_the_parser_s():
+    """Found by a cold read: 40 per-position rates were refused by the command line (γ at most 32)
+    but fitted on their first 10 by the page; the limits now live in the parsers, which the page
+    and the command line share (impossible.json)."""
+    assert MAX_DRAFT_POSITIONS == FIELDS["gamma"].high and MAX_RUNNING_REQUESTS == FIELDS["batch"].high
+    rates = ", ".join(["0.5"] * MAX_DRAFT_POSITIONS)
+    assert parse_metrics(f"SpecDecoding metrics: Per-position acceptance rate: {rates}").gamma == MAX_DRAFT_POSITIONS
+    out = _cli("-", stdin=f"SpecDecoding metrics: Per-position acceptance rate: {rates}, 0.5")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"specmodel: error: metrics: the text has {MAX_DRAFT_POSITIONS + 1} draft positions; allowed: " \
+                         f"at most {MAX_DRAFT_POSITIONS}\n"
 
 
 def test_the_command_line_refuses_impossible_numbers_in_one_line_and_prints_no_advice():
@@ -239,6 +269,20 @@ def test_a_fit_no_shape_can_reach_is_called_poor():
     assert out.returncode == 0 and "no acceptance shape describes these numbers well" in out.stdout
 
 
+def test_the_best_gamma_of_a_load_where_none_pays_is_said_to_be_slower():
+    """Found by a cold read: at a load where no γ beats plain decoding the page's summary read
+    "best γ there 2"; the report's best-γ line now says what the page says (views/metrics.js)."""
+    from specmodel.metrics.report import SPECULATION_OFF
+    out = _cli(str(DATA / "v1-engine-running.log"), "--site-grid", "--batch", "64")
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"^  best γ at batch 64: 2 \(0\.\d\d×\), slower than plain decoding: " + SPECULATION_OFF + "$",
+                     out.stdout, re.M), out.stdout
+    assert "no --speculative-config: at batch 64 no γ beats plain decoding" in out.stdout
+    # where one pays, the line is as before
+    out = _cli(str(DATA / "v1-engine-running.log"), "--site-grid", "--batch", "16")
+    assert "  best γ at batch 16: 2 (1.16×)\n" in out.stdout and "slower than plain decoding" not in out.stdout
+
+
 def test_the_engine_logs_running_count_sets_the_batch_as_the_scrapes_gauge_does():
     """Found by a cold read: two SpecDecoding lines and vLLM's "Engine 000: … Running: 16 reqs"
     priced one sequence at once, though the essay tells readers to read exactly that count. The
@@ -266,11 +310,13 @@ def test_the_engine_logs_running_count_sets_the_batch_as_the_scrapes_gauge_does(
 
 
 def test_hundreds_of_positions_are_listed_as_the_first_ones_and_how_many_more():
-    """Found by a cold read: 200 per-position rates were printed in full."""
+    """Found by a cold read: 200 per-position rates were printed in full (now refused: more than
+    MAX_DRAFT_POSITIONS; as many as it allows still list the first ones)."""
     from specmodel.metrics.report import listed_rates, reading_lines
-    text = "SpecDecoding metrics: Per-position acceptance rate: " + ", ".join(["0.5"] * 200)
+    n = MAX_DRAFT_POSITIONS
+    text = "SpecDecoding metrics: Per-position acceptance rate: " + ", ".join(["0.5"] * n)
     line = reading_lines(parse_metrics(text))[0]
-    assert line.endswith("per-position " + ", ".join(["0.500"] * 10) + ", … 190 more")
+    assert line.endswith("per-position " + ", ".join(["0.500"] * 10) + f", … {n - 10} more")
     assert listed_rates((0.5, 0.25)) == "0.500, 0.250"
 
 

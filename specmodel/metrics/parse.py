@@ -36,7 +36,8 @@ Numbers these definitions rule out are refused (``ImpossibleMetricsError``), nev
 accepted tokens than drafted, a rate outside 0 to 1, per-position rates or counts that rise, a
 mean acceptance length outside 1 to γ + 1, a counter that is NaN, infinite or negative, V0 draft
 tokens that are not a multiple of γ, text where the format prints a number, a list of positions
-with an unreadable one inside it.
+with an unreadable one inside it (a refusal names the first bad position). So are readings the
+model cannot price: more draft positions than its γ allows, more running requests than its batch.
 """
 from __future__ import annotations
 
@@ -47,9 +48,17 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from ..errors import ModelInputError
+from ..fields import FIELDS
 
 # A paste longer than this is refused with a message (the page and the CLI read the same texts).
 MAX_TEXT_CHARS = 20_000_000
+
+# The most draft positions and running requests the model prices (its γ and batch fields): a
+# reading beyond them is refused here, so that the page (parse.js, whose constants these are) and
+# the CLI refuse the same texts in the same words (found once: 40 positions refused by the CLI,
+# fitted on their first 10 by the page).
+MAX_DRAFT_POSITIONS = FIELDS["gamma"].high
+MAX_RUNNING_REQUESTS = FIELDS["batch"].high
 
 # A vLLM V1 line of an n-gram drafter at γ = 3 (the per-position rates of a user's log; the
 # counts made consistent with them): the page's one-click example.
@@ -74,7 +83,8 @@ class MetricsInputError(ModelInputError):
 
 class ImpossibleMetricsError(MetricsInputError):
     """A number in the text that cannot be (more accepted tokens than drafted, a rate above 1, a NaN
-    counter), or text where the engine prints a number. The reading is refused, not fitted: a fit
+    counter), text where the engine prints a number, or more draft positions or running requests than
+    the model prices (field "metrics"). The reading is refused, not fitted: a fit
     of impossible numbers still prints a speedup and a flag. ``field`` is the field as the text
     writes it; the message (``<field>: <problem>; allowed: <allowed>``, one line) is parse.js's."""
 
@@ -118,33 +128,36 @@ def _check_count(field: str, x: float | None, allowed: str = _TOKENS) -> None:
 _RATES = "a number from 0 to 1 at every position (the share of drafts that reached it)"
 
 
-def _rate_list(text: str, field: str, trailing: bool) -> tuple[float, ...]:
-    """Comma-separated rates. With ``trailing``, the list ends at its last number (the line's next
-    field follows it); a position before that which is not a number is refused, not dropped."""
+def _rate_list(text: str, field: str, trailing: bool, falling: bool) -> tuple[float, ...]:
+    """Comma-separated rates, each a share (nan: vLLM's interval without drafts); with ``falling``,
+    unconditional rates: a draft reaches position j + 1 only through position j. With ``trailing``,
+    the list ends at its last number (the line's next field follows it); a position before that
+    which is not a number is refused, not dropped. The positions are checked in order, so a
+    refusal names the first bad one, whatever is wrong with it (found once: "1.750, 0.478, NaN"
+    refused at position 3's NaN)."""
     items = text.split(",")
     read = [_LEADING_NUMBER.match(item) for item in items]
     last = max((i for i, m in enumerate(read) if m), default=-1) if trailing else len(items) - 1
+    if last < 0:
+        raise ImpossibleMetricsError(field, f"{_quoted(items[0].strip())} is not a number", _RATES)
+    rates: list[float] = []
+    before = None  # (position, rate) of the last rate that is not nan
     for i in range(last + 1):
         if not read[i]:
             raise ImpossibleMetricsError(field, f"position {i + 1}, {_quoted(items[i].strip())}, is not a number",
                                          _RATES)
-    if last < 0:
-        raise ImpossibleMetricsError(field, f"{_quoted(items[0].strip())} is not a number", _RATES)
-    return tuple(float(m.group(1)) for m in read[: last + 1])
-
-
-def _check_rates(field: str, rates, falling: bool) -> None:
-    """Each rate a share (nan: vLLM's interval without drafts); with ``falling``, unconditional rates:
-    a draft reaches position j + 1 only through position j."""
-    for j, p in enumerate(rates):
+        p = float(read[i].group(1))
         if not math.isnan(p) and not 0 <= p <= 1:
-            raise ImpossibleMetricsError(field, f"{_shown(p)} at position {j + 1} is not a rate", _RATES)
-    seen = [(j, p) for j, p in enumerate(rates) if not math.isnan(p)]
-    for (i, before), (j, p) in zip(seen, seen[1:]):
-        if falling and p > before:
-            raise ImpossibleMetricsError(field, f"{_shown(p)} at position {j + 1} is more than the {_shown(before)} at "
-                                         f"position {i + 1}", "each position's rate at most the one before it (a draft "
-                                         "reaches a position only through the ones before it)")
+            raise ImpossibleMetricsError(field, f"{_shown(p)} at position {i + 1} is not a rate", _RATES)
+        if falling and before is not None and p > before[1]:
+            raise ImpossibleMetricsError(field, f"{_shown(p)} at position {i + 1} is more than the "
+                                         f"{_shown(before[1])} at position {before[0]}", "each position's rate at "
+                                         "most the one before it (a draft reaches a position only through the ones "
+                                         "before it)")
+        if not math.isnan(p):
+            before = (i + 1, p)
+        rates.append(p)
+    return tuple(rates)
 
 
 @dataclass(frozen=True)
@@ -198,7 +211,8 @@ def _v1_line(line: str) -> dict | None:
         "mean": _log_value(r"Mean acceptance length:", line, "Mean acceptance length", "a number from 1 to γ + 1"),
         "accepted": _log_value(r"Accepted:", line, "Accepted", _TOKENS),
         "drafted": _log_value(r"Drafted:", line, "Drafted", _TOKENS),
-        "per_pos": _rate_list(per_pos.group(1), "Per-position acceptance rate", True) if per_pos else None,
+        "per_pos": (_rate_list(per_pos.group(1), "Per-position acceptance rate", True, falling=True) if per_pos
+                    else None),
         "throughputs": "Accepted throughput" in line,
     }
     _check_v1(x)
@@ -219,8 +233,6 @@ def _check_v1(x: dict) -> None:
         raise ImpossibleMetricsError("Accepted", f"{_shown(x['accepted'])} tokens, more than the "
                                      f"{_shown(x['drafted'])} Drafted", "0 to the Drafted tokens (a token is drafted "
                                      "before it is accepted)")
-    if x["per_pos"]:
-        _check_rates("Per-position acceptance rate", x["per_pos"], falling=True)
     mean = x["mean"]
     if mean is None or math.isnan(mean):
         return
@@ -414,8 +426,7 @@ def _read_llama(lines: list[str]) -> Reading:
         p = _LLAMA_POS.search(line)
         if p and requests:
             # llama-server's rates are not documented as unconditional: only their range is checked
-            requests[-1]["per_pos"] = _rate_list(p.group(1), "acc per pos", False)
-            _check_rates("acc per pos", requests[-1]["per_pos"], falling=False)
+            requests[-1]["per_pos"] = _rate_list(p.group(1), "acc per pos", False, falling=False)
     accepted = sum(r["accepted"] for r in requests)
     drafted = sum(r["drafted"] for r in requests)
     with_mean = [r for r in requests if r["mean"] is not None and r["mean"] > 1]
@@ -668,7 +679,19 @@ def parse_metrics(text: str) -> Reading:
         if engine:
             # first: the last note is the one a failed fit quotes as what is missing
             reading = replace(reading, running_requests=engine[0], notes=(engine[1],) + reading.notes)
+    _check_limits(reading)
     return reading
+
+
+def _check_limits(reading: Reading) -> None:
+    """A reading the model cannot price (more draft positions or running requests than its γ and
+    batch allow) is refused, as parse.js refuses it."""
+    if reading.gamma is not None and reading.gamma > MAX_DRAFT_POSITIONS:
+        raise ImpossibleMetricsError("metrics", f"the text has {reading.gamma} draft positions",
+                                     f"at most {MAX_DRAFT_POSITIONS}")
+    if reading.running_requests is not None and reading.running_requests > MAX_RUNNING_REQUESTS:
+        raise ImpossibleMetricsError("metrics", f"the text has {_shown(reading.running_requests)} running requests",
+                                     f"at most {MAX_RUNNING_REQUESTS}")
 
 
 def _read_text(lines: list[str]) -> Reading:

@@ -12,6 +12,10 @@ from .fit import AcceptanceFit, PER_POSITION
 from .parse import Reading
 
 
+# Where no γ beats plain decoding at the reader's load (the page's SPECULATION_OFF, views/metrics.js).
+SPECULATION_OFF = "speculation off is best there"
+
+
 def _count(x: float | None) -> str:
     return "–" if x is None else f"{x:,.0f}"
 
@@ -65,7 +69,9 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
     lines = [f"predictions of the {s.cost_model} cost model, not measurements: {catalog.targets[s.target].label} on "
              f"{gpus}, drafter {s.drafter}, batch {s.batch}, context {s.context}, {s.workload}",
              f"  speedup at γ = {s.gamma}: {advice.speedup:.2f}×",
-             f"  best γ at batch {s.batch}: {advice.best_gamma} ({advice.best_speedup:.2f}×)"]
+             f"  best γ at batch {s.batch}: {advice.best_gamma} ({advice.best_speedup:.2f}×)"
+             # where none beats plain decoding, said as the page says it (views/metrics.js)
+             + (f", slower than plain decoding: {SPECULATION_OFF}" if advice.recommended_gamma == 0 else "")]
     if advice.largest_fitting_batch is None:
         lines.append("  no batch size fits in the GPUs' memory")
     elif advice.stops_paying_at_batch is None:

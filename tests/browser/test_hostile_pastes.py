@@ -147,6 +147,7 @@ def test_after_a_fit_an_impossible_paste_leaves_the_fitted_simulation_alone(home
     for case in IMPOSSIBLE:
         status = _refused(home, case["text"])
         assert status.startswith(f"{REFUSED}{case['field']}: ") and case["allowed"] in status, (case["case"], status)
+        assert case.get("problem", "") in status, (case["case"], status)
         assert current_query(home) == fitted
     wait_rendered(home, fitted)
     # and a possible text is read again as before

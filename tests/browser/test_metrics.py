@@ -12,7 +12,7 @@ import pytest
 
 from specmodel import FIELDS
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
-from specmodel.metrics.parse import Reading
+from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, Reading
 
 from .conftest import PageLog
 from .site_helpers import current_query, manifest, query_of, wait_rendered
@@ -124,6 +124,17 @@ def test_the_page_refuses_what_the_command_line_refuses_in_the_same_words(module
     got = modules_page.evaluate(PAGE_REFUSE, case["text"])
     assert "reading" not in got, got
     assert got == {"impossible": True, "input": True, "field": case["field"], "message": str(e.value)}
+
+
+def test_the_page_s_limits_are_the_command_line_s(modules_page):
+    """Found by a cold read: 40 per-position rates were refused by the command line and fitted on
+    their first 10 by the page. impossible.json tests the refusals past the limits; this, that the
+    page's limits are the model's."""
+    got = modules_page.evaluate("""async () => {
+      const p = await import('/javascripts/metrics/parse.js');
+      return [p.MAX_DRAFT_POSITIONS, p.MAX_RUNNING_REQUESTS, p.MAX_TEXT_CHARS];
+    }""")
+    assert got == [MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS]
 
 
 def _answer_rows(page) -> list[list[str]]:
@@ -325,22 +336,58 @@ def test_a_text_that_cannot_be_fitted_leaves_no_section_empty(home):
 
 def test_a_text_of_hundreds_of_positions_is_summarised_over_the_positions_it_used(home):
     """Found by a cold read: 200 rates of 0.5 read "γ = 10, mean acceptance length 101.00" (the γ
-    the fit used beside the mean over all 200 positions), and all 200 rates were listed."""
+    the fit used beside the mean over all 200 positions), and all 200 rates were listed. More than
+    MAX_DRAFT_POSITIONS are now refused (impossible.json); as many as that are still cut."""
     from specmodel.metrics.report import listed_rates
-    rates = ["0.5"] * 200
+    n = MAX_DRAFT_POSITIONS
+    rates = ["0.5"] * n
     home.fill("#spec-metrics-text", "SpecDecoding metrics: Per-position acceptance rate: " + ", ".join(rates))
     home.click("[data-metrics-form] button[type=submit]")
     status = _wait_read(home)
     top = SIMULATION_MAX_GAMMA
-    assert status.startswith(f"Read vLLM V1 log: 200 draft positions, of which the simulation drafts at most {top}, "
-                             f"so the fit used the first {top} (positions {top + 1} to 200 were not used): over them, "
+    assert status.startswith(f"Read vLLM V1 log: {n} draft positions, of which the simulation drafts at most {top}, "
+                             f"so the fit used the first {top} (positions {top + 1} to {n} were not used): over them, "
                              f"γ = {top}, mean acceptance length {1 + 0.5 * top:.2f}."), status
-    assert "101.00" not in status
+    assert f"{1 + 0.5 * n:.2f}" not in status
     reading = home.locator("[data-metrics-reading]").inner_text()
     # the list is the command line's: the first ones, then how many more
-    assert listed_rates(tuple(float(r) for r in rates)) in reading and "… 190 more" in reading
+    assert listed_rates(tuple(float(r) for r in rates)) in reading and f"… {n - top} more" in reading
     assert reading.count("0.500") == top
     assert f"mean acceptance length {1 + 0.5 * top:.3f} over them" in reading
+
+
+def test_the_summary_says_speculation_off_where_no_gamma_beats_plain_decoding(home):
+    """Found by a cold read: at 63 running requests (the simulation's 64) the summary read "best γ
+    there 2" over 0.92×, while the answer under it said "leave speculation off"; the command line
+    says it in the page's words."""
+    text = (DATA / "v1-engine-running.log").read_text().replace("Running: 16 reqs", "Running: 63 reqs")
+    home.fill("#spec-metrics-text", text)
+    home.click("[data-metrics-form] button[type=submit]")
+    status = _wait_read(home)
+    cli = _cli("--batch", "64", stdin=text)
+    assert cli["advice"]["recommended_gamma"] == 0 and cli["advice"]["best_gamma"] == 2
+    assert "speculation off is best there (no γ beats plain decoding)" in status and "best γ there" not in status, status
+    answer = home.locator("[data-metrics-answer]").inner_text()
+    assert "Best γ at 64 sequences: 2 (" in answer and "), slower than plain decoding: speculation off is best there." in answer
+    assert "no γ beats plain decoding: leave speculation off" in answer
+    _check_answer_against_cli(home, cli)
+
+
+def test_the_fit_says_its_alpha_is_the_grids_and_how_the_command_line_gets_it(home):
+    """Found by a cold read: the page read α = 0.80 (1.47×, best γ = 3 at 1.50×) where
+    `specmodel fit-metrics` read 0.816 (1.51×, 1.53×), and nothing on the page said why."""
+    text = "SpecDecoding metrics: Per-position acceptance rate: 0.810, 0.652, 0.560, 0.442"
+    home.fill("#spec-metrics-text", text)
+    home.click("[data-metrics-form] button[type=submit]")
+    status = _wait_read(home)
+    fine = json.loads(subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", "-", "--json"], input=text,
+                                     capture_output=True, text=True, check=True).stdout)["fit"]["alpha"]
+    grid = _cli(stdin=text)["fit"]["alpha"]
+    assert fine == pytest.approx(0.816) and grid == 0.8
+    assert f"α = {grid:.2f} on the simulation's grid;" in status, status
+    fit = home.locator("[data-metrics-fit]").inner_text()
+    assert "α is fitted on the simulation's grid, in steps of 0.05; specmodel fit-metrics fits it finer, or on this " \
+           "grid with --site-grid." in fit, fit
 
 
 @pytest.mark.parametrize("name, batch", [("v1-engine-running.log", 16), ("v1-two-engines.log", 64)])

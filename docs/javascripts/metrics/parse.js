@@ -5,6 +5,12 @@
 import { fixed } from "../core/format.js";
 
 export const MAX_TEXT_CHARS = 20_000_000;
+// The most draft positions and running requests the model prices (specmodel/fields.py's γ and
+// batch, parse.py's MAX_DRAFT_POSITIONS and MAX_RUNNING_REQUESTS): a reading beyond them is
+// refused, as the CLI refuses it, not fitted on its first positions or snapped to the largest
+// batch (found once: 40 positions refused by the CLI, fitted on their first 10 here).
+export const MAX_DRAFT_POSITIONS = 32;
+export const MAX_RUNNING_REQUESTS = 65536;
 
 export const EXAMPLE =
   "SpecDecoding metrics: Mean acceptance length: 2.16, Accepted throughput: 116.40 tokens/s, Drafted " +
@@ -84,9 +90,13 @@ function checkCount(field, x, allowed = TOKENS) {
 
 const RATES = "a number from 0 to 1 at every position (the share of drafts that reached it)";
 
-// Comma-separated rates. With `trailing`, the list ends at its last number (the line's next field
-// follows it); a position before that which is not a number is refused, not dropped.
-function rateList(text, field, trailing) {
+// Comma-separated rates, each a share (nan: vLLM's interval without drafts); with `falling`,
+// unconditional rates: a draft reaches position j + 1 only through position j. With `trailing`,
+// the list ends at its last number (the line's next field follows it); a position before that
+// which is not a number is refused, not dropped. The positions are checked in order, so a refusal
+// names the first bad one, whatever is wrong with it (found once: "1.750, 0.478, NaN" refused at
+// position 3's NaN).
+function rateList(text, field, trailing, falling) {
   const items = text.split(",");
   const read = items.map((item) => LEADING_NUMBER.exec(item));
   let last = items.length - 1;
@@ -96,32 +106,25 @@ function rateList(text, field, trailing) {
       if (m) last = i;
     });
   }
+  if (last < 0) throw new ImpossibleMetricsError(field, `${quoted(pyStrip(items[0]))} is not a number`, RATES);
+  const rates = [];
+  let before = null; // [position, rate] of the last rate that is not nan
   for (let i = 0; i <= last; i += 1) {
     if (!read[i]) throw new ImpossibleMetricsError(field, `position ${i + 1}, ${quoted(pyStrip(items[i]))}, is not a number`, RATES);
+    const p = number(read[i][1]);
+    if (!Number.isNaN(p) && !(p >= 0 && p <= 1)) throw new ImpossibleMetricsError(field, `${shown(p)} at position ${i + 1} is not a rate`, RATES);
+    if (falling && before !== null && p > before[1]) {
+      throw new ImpossibleMetricsError(field, `${shown(p)} at position ${i + 1} is more than the ${shown(before[1])} at position ${before[0]}`,
+        "each position's rate at most the one before it (a draft reaches a position only through the ones before it)");
+    }
+    if (!Number.isNaN(p)) before = [i + 1, p];
+    rates.push(p);
   }
-  if (last < 0) throw new ImpossibleMetricsError(field, `${quoted(pyStrip(items[0]))} is not a number`, RATES);
-  return read.slice(0, last + 1).map((m) => number(m[1]));
+  return rates;
 }
 
 // Python's str.strip(): the messages quote the same text.
 const pyStrip = (text) => text.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
-
-// Each rate a share (nan: vLLM's interval without drafts); with `falling`, unconditional rates: a
-// draft reaches position j + 1 only through position j.
-function checkRates(field, values, falling) {
-  values.forEach((p, j) => {
-    if (!Number.isNaN(p) && !(p >= 0 && p <= 1)) throw new ImpossibleMetricsError(field, `${shown(p)} at position ${j + 1} is not a rate`, RATES);
-  });
-  const seen = values.map((p, j) => [j, p]).filter(([, p]) => !Number.isNaN(p));
-  for (let n = 1; n < seen.length; n += 1) {
-    const [i, before] = seen[n - 1];
-    const [j, p] = seen[n];
-    if (falling && p > before) {
-      throw new ImpossibleMetricsError(field, `${shown(p)} at position ${j + 1} is more than the ${shown(before)} at position ${i + 1}`,
-        "each position's rate at most the one before it (a draft reaches a position only through the ones before it)");
-    }
-  }
-}
 
 function mostCommon(values) {
   const counts = new Map();
@@ -161,7 +164,7 @@ function v1Line(line) {
     mean: logValue("Mean acceptance length:", line, "Mean acceptance length", "a number from 1 to γ + 1"),
     accepted: logValue("Accepted:", line, "Accepted", TOKENS),
     drafted: logValue("Drafted:", line, "Drafted", TOKENS),
-    per_pos: perPos ? rateList(perPos[1], "Per-position acceptance rate", true) : null,
+    per_pos: perPos ? rateList(perPos[1], "Per-position acceptance rate", true, true) : null,
     throughputs: line.includes("Accepted throughput"),
   };
   checkV1(x);
@@ -182,7 +185,6 @@ function checkV1(x) {
     throw new ImpossibleMetricsError("Accepted", `${shown(x.accepted)} tokens, more than the ${shown(x.drafted)} Drafted`,
       "0 to the Drafted tokens (a token is drafted before it is accepted)");
   }
-  if (x.per_pos && x.per_pos.length) checkRates("Per-position acceptance rate", x.per_pos, true);
   const mean = x.mean;
   if (mean === null || Number.isNaN(mean)) return;
   let low = 1;
@@ -398,8 +400,7 @@ function readLlama(lines) {
     const p = LLAMA_POS.exec(line);
     if (p && requests.length) {
       // llama-server's rates are not documented as unconditional: only their range is checked
-      requests[requests.length - 1].per_pos = rateList(p[1], "acc per pos", false);
-      checkRates("acc per pos", requests[requests.length - 1].per_pos, false);
+      requests[requests.length - 1].per_pos = rateList(p[1], "acc per pos", false, false);
     }
   }
   const accepted = sum(requests.map((r) => r.accepted));
@@ -688,7 +689,8 @@ function engineRunning(lines) {
 
 // `text` (log lines and/or a scrape; other lines are ignored) read into a reading, as parse.py's
 // parse_metrics: Prometheus counters win over log lines. Throws MetricsInputError when nothing in
-// it is readable or it is too long, ImpossibleMetricsError when a number in it cannot be.
+// it is readable or it is too long, ImpossibleMetricsError when a number in it cannot be or the
+// model cannot price it.
 export function parseMetrics(text) {
   if (text.length > MAX_TEXT_CHARS) {
     throw new MetricsInputError(
@@ -702,7 +704,20 @@ export function parseMetrics(text) {
     // the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
     const engine = engineRunning(lines.filter((l) => l.includes("Running:")));
     // first: the last note is the one a failed fit quotes as what is missing
-    if (engine) return { ...reading, running_requests: engine.running, notes: [engine.note, ...reading.notes] };
+    if (engine) return checkLimits({ ...reading, running_requests: engine.running, notes: [engine.note, ...reading.notes] });
+  }
+  return checkLimits(reading);
+}
+
+// A reading the model cannot price (more draft positions or running requests than its γ and batch
+// allow) is refused, as parse.py's _check_limits refuses it.
+function checkLimits(reading) {
+  if (reading.gamma !== null && reading.gamma > MAX_DRAFT_POSITIONS) {
+    throw new ImpossibleMetricsError("metrics", `the text has ${reading.gamma} draft positions`, `at most ${MAX_DRAFT_POSITIONS}`);
+  }
+  if (reading.running_requests !== null && reading.running_requests > MAX_RUNNING_REQUESTS) {
+    throw new ImpossibleMetricsError("metrics", `the text has ${shown(reading.running_requests)} running requests`,
+      `at most ${MAX_RUNNING_REQUESTS}`);
   }
   return reading;
 }

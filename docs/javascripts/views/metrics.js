@@ -77,6 +77,21 @@ export function readSummary(reading, fit) {
     `${fixed(reading.mean_acceptance_length, 2)}, is over all ${fit.truncated} (without per-position rates it cannot be cut).`;
 }
 
+// What to run at the reader's load, said as the answer below it says it. Found once: "best γ
+// there 2" in the summary over 0.92× and "leave speculation off" in the answer: the best γ of a
+// load at which none beats plain decoding is no advice to speculate.
+export const SPECULATION_OFF = "speculation off is best there";
+
+export function bestThere(row) {
+  if (!row.fits) return "no γ there: the load does not fit in memory";
+  return row.use > 0 ? `best γ there ${row.best}` : `${SPECULATION_OFF} (no γ beats plain decoding)`;
+}
+
+// The page's α is a step of the simulation's grid (the data hold no other); specmodel fit-metrics
+// fits it finer by default, and on the same grid with --site-grid.
+const GRID = "the simulation's grid, in steps of 0.05";
+const GRID_CLI = "specmodel fit-metrics fits it finer, or on this grid with --site-grid";
+
 function flagObject(flag) {
   // Our own build's text: --speculative-config '{…}'
   return JSON.parse(flag.slice(flag.indexOf("'") + 1, flag.lastIndexOf("'")));
@@ -135,8 +150,11 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const labels = manifest.labels.acceptance;
     root.querySelector("[data-metrics-fit]").textContent =
       `Acceptance ${labels[fit.shape]}, α = ${fixed(fit.alpha, 2)} at γ = ${fit.gamma}: residual ${fixed(fit.residual, 3)} ${unit}.` +
+      // on either basis α is the grid's: said, so that the command line's finer α (0.816 where the
+      // page reads 0.80) is not taken for a disagreement
+      ` α is fitted on ${GRID}; ${GRID_CLI}.` +
       (fit.basis === PER_POSITION
-        ? " α is fitted on the simulation's grid, in steps of 0.05; the shape with the smallest residual wins."
+        ? " The shape with the smallest residual wins."
         : " Without per-position rates one length cannot tell the shapes apart: the fit assumes the model's default, falling.") +
       (fit.truncated ? ` The text has ${fit.truncated} positions; the simulation drafts at most ${fit.gamma}, so the fit uses the first ${fit.gamma}.` : "") +
       (fit.residual > manifest.acceptance_table.poor_fit[fit.basis]
@@ -225,7 +243,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     fitted.announced = shown.state;
     const answer = renderAnswer(shown);
     say(
-      `${readSummary(reading, fit)} Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}, α = ${fixed(fit.alpha, 2)}; the predictions ` +
+      `${readSummary(reading, fit)} Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}, α = ${fixed(fit.alpha, 2)} on the simulation's grid; the predictions ` +
         // the fitted shape's, which smooths the measured rates: said, so the two lengths are not
         // read as one quantity with two values (found once: 2.16 read, 2.10 in the simulation)
         `use its mean acceptance length, ${format("num", lookup(shown.data, "mean_acceptance_length", shown.state))}. ${answer}`,
@@ -278,7 +296,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (batchNote) nodes.push(el("p", batchNote));
     const list = el("ul");
     list.append(el("li", `Speedup at γ = ${state.gamma}: ${format("times", speedup)}. It is the highlighted rung of the simulation's ladder.`));
-    list.append(el("li", `Best γ at ${sequences(state.batch)}: ${here.best} (${format("times", here.bestSpeedup)}).`));
+    // where no γ beats plain decoding its best is still slower: said here, as the command line's
+    // report says it, not left for the reader to set against 1× (specmodel/metrics/report.py)
+    list.append(el("li", `Best γ at ${sequences(state.batch)}: ${here.best} (${format("times", here.bestSpeedup)})` +
+      (here.fits && here.use === 0 ? `, slower than plain decoding: ${SPECULATION_OFF}.` : ".")));
     let pays;
     if (fitting.length === 0) pays = "No batch size fits in the GPUs' memory.";
     else if (!stops) pays = `Speculation pays at every batch size that fits in memory, up to ${format("int", fitting[fitting.length - 1].batch)}, at its best γ.`;
@@ -344,7 +365,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // a configuration without the best fit's shape is priced at the best shape it holds: say so here
     const shape = state.acceptance === fit.shape ? "" :
       ` with acceptance ${labels.acceptance[state.acceptance]}, α = ${fixed(state.alpha, 2)} (the nearest these settings hold)`;
-    return `Predicted for ${labels.drafter[state.drafter]} on ${labels.gpu[state.gpu]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; best γ there ${here.best}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
+    return `Predicted for ${labels.drafter[state.drafter]} on ${labels.gpu[state.gpu]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; ${bestThere(here)}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
   }
 
   const exampleButton = root.querySelector("[data-action=metrics-example]");
