@@ -54,6 +54,10 @@ export class ImpossibleMetricsError extends MetricsInputError {
   }
 }
 
+// Numbers that may well be real but lie past what the model prices (its γ and batch): refused as
+// impossible ones are, and said to the reader as the model's limit, not the text's fault.
+export class BeyondModelError extends ImpossibleMetricsError {}
+
 // A number in a refusal, written as parse.py's _shown writes it (Python's repr: exponents from
 // 1e-4 down and 1e21 up, of two digits at least).
 function shown(x) {
@@ -713,10 +717,10 @@ export function parseMetrics(text) {
 // allow) is refused, as parse.py's _check_limits refuses it.
 function checkLimits(reading) {
   if (reading.gamma !== null && reading.gamma > MAX_DRAFT_POSITIONS) {
-    throw new ImpossibleMetricsError("metrics", `the text has ${reading.gamma} draft positions`, `at most ${MAX_DRAFT_POSITIONS}`);
+    throw new BeyondModelError("metrics", `the text has ${reading.gamma} draft positions`, `at most ${MAX_DRAFT_POSITIONS}`);
   }
   if (reading.running_requests !== null && reading.running_requests > MAX_RUNNING_REQUESTS) {
-    throw new ImpossibleMetricsError("metrics", `the text has ${shown(reading.running_requests)} running requests`,
+    throw new BeyondModelError("metrics", `the text has ${shown(reading.running_requests)} running requests`,
       `at most ${MAX_RUNNING_REQUESTS}`);
   }
   return reading;

@@ -6,7 +6,7 @@ import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
 import { availableValues, sameState, snap } from "../core/url-state.js";
 import { FitError, PER_POSITION, fitOnGrid } from "../metrics/fit.js";
-import { ImpossibleMetricsError, MetricsInputError, parseMetrics } from "../metrics/parse.js";
+import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, parseMetrics } from "../metrics/parse.js";
 import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
 import { fitWideTables } from "./wide-tables.js";
@@ -196,7 +196,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
       reading = parseMetrics(text);
     } catch (error) {
       result.hidden = true;
-      if (error instanceof ImpossibleMetricsError) {
+      if (error instanceof BeyondModelError) {
+        say(`The model does not go this far: ${error.message}. Nothing was fitted; the simulation was left as it was.`);
+      } else if (error instanceof ImpossibleMetricsError) {
         // Refused before anything is fitted or applied: numbers that cannot be would still fit an
         // α and print a speedup and a flag, and move the simulation to them.
         say(`These numbers cannot be: ${error.message}. Nothing was fitted; the simulation was left as it was.`);
