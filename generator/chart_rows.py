@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Mapping
 
 from .charts import CHARTS
-from .formats import format_value
+from .formats import format_cell
 
 
 def rows(blocks: list, state: Mapping, site) -> list[dict]:
@@ -82,12 +82,12 @@ NO_VALUE = "–"  # a cell with no value: a measurement not taken there
 
 
 def cell_text(value, fmt: str | None) -> str:
-    """A data-table cell: the value in the column's format (tables.js writes the same)."""
+    """A data-table cell: the value in the column's format and unit (tables.js writes the same)."""
     if value is None:
         return NO_VALUE
     if fmt is None:
         return str(value)
-    return format_value(fmt, value)
+    return format_cell(fmt, value)
 
 
 def table_html(chart: str, rows_: list[dict], title: str) -> str:

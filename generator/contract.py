@@ -327,6 +327,11 @@ def stored_many(name: str, values) -> list:
         tx = [ticks(x, spec) for spec in specs]
         for t in tx:
             undecided &= ~_near_half(t)  # how x itself is written is not for sure
+        for spec, t in zip(specs, tx):
+            if spec.get("beside_one"):
+                # a value that reads as 1 at the format's decimals gets more of them
+                # (formats.beside_one_decimals): `stored` compares the texts themselves
+                undecided &= np.floor(t + 0.5) != 10.0 ** spec["decimals"]
         exponent = np.floor(np.log10(np.abs(np.where(undecided, x, 1.0))))
         if vectorised:  # nothing at all (a part a step does not have) is 0 in every format
             zero = x == 0

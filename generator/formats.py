@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import math
 
+# A speedup is compared with 1 by whoever reads it: one that rounds to 1 but is not 1 gets more
+# decimals (0.998×, 1.002×), never a "1.00×" that hides a loss or a gain ("beside_one": how many
+# more at most; past them the difference is float noise).
+BESIDE_ONE_EXTRA = 4
+
 FORMATS: dict[str, dict] = {
-    "times": {"decimals": 2, "suffix": "×"},
-    "times1": {"decimals": 1, "suffix": "×"},
+    "times": {"decimals": 2, "suffix": "×", "beside_one": BESIDE_ONE_EXTRA},
+    "times1": {"decimals": 1, "suffix": "×", "beside_one": BESIDE_ONE_EXTRA},
     "pct": {"scale": 100, "decimals": 0, "suffix": "%"},
     "pct1": {"scale": 100, "decimals": 1, "suffix": "%"},
     # Sizes in decimal units, as GPU datasheets give memory (80 GB): a state's weights, KV caches
@@ -42,9 +47,9 @@ FORMATS: dict[str, dict] = {
     # the memory verdict, and a plain yes or no
     "fits": {"true": "fits", "false": "does not fit"},
     "yes": {"true": "yes", "false": "no"},
-    # a speedup in words, beside its number: compared with 1 as "times" writes it (1.004 is
-    # "1.00×" and "no faster", never "faster" beside a number that says otherwise)
-    "verdict": {"decimals": 2, "compare": 1, "above": "faster", "equal": "no faster", "below": "slower"},
+    # a speedup in words, beside its number: compared with 1 as "times" writes it, more decimals
+    # beside 1 included (1.004 is "1.004×" and "faster"; only 1 itself is "no faster")
+    "verdict": {"decimals": 2, "beside_one": BESIDE_ONE_EXTRA, "compare": 1, "above": "faster", "equal": "no faster", "below": "slower"},
 }
 
 
@@ -60,8 +65,39 @@ def format_value(name: str, value) -> str:
     return _number(spec, value)
 
 
+def beside_one_decimals(spec: dict, x: float) -> int:
+    """The decimals format ``spec`` writes ``x`` (already scaled) with: its own, or with
+    "beside_one" as many more as it takes for an x that is not 1 not to read as 1 (0.998 is
+    "0.998×", not "1.00×"). format.js's besideOneDecimals agrees."""
+    decimals = spec["decimals"]
+    if x == 1 or float(f"{x:.{decimals}f}") != 1:
+        return decimals
+    for more in range(decimals + 1, decimals + spec.get("beside_one", 0) + 1):
+        if float(f"{x:.{more}f}") != 1:
+            return more
+    return decimals  # float noise about an exact 1
+
+
+def format_cell(name: str, value) -> str:
+    """``value`` in a data table's column of format ``name``: a column has one unit, so a format
+    that writes small values in a smaller unit ("9.12 µs" beside "16.76 ms" in the prose) keeps
+    the column's here, and a value too small for its decimals reads as such ("< 0.01 ms"), not
+    as none at all. format.js's formatCell agrees."""
+    spec = FORMATS[name]
+    if "below_one" not in spec:
+        return format_value(name, value)
+    column = {k: v for k, v in spec.items() if k != "below_one"}
+    x = float(value) * spec.get("scale", 1) / spec.get("divide", 1)
+    if x != 0 and float(f"{abs(x):.{spec['decimals']}f}") == 0:
+        least = f"{10.0 ** -spec['decimals']:.{spec['decimals']}f}"
+        return f"{'< ' if x > 0 else '> -'}{least}{spec.get('suffix', '')}"
+    return _number(column, value)
+
+
 def _compared(spec: dict, value) -> str:
-    shown = float(f"{float(value):.{spec['decimals']}f}")
+    # the value as "times" writes it, more decimals beside 1 included
+    value = float(value)
+    shown = float(f"{value:.{beside_one_decimals(spec, value)}f}")
     if shown > spec["compare"]:
         return spec["above"]
     return spec["equal"] if shown == spec["compare"] else spec["below"]
@@ -102,5 +138,5 @@ def _number(spec: dict, value) -> str:
         # while 192.1e9 / 1e9 * 10 may land a hair above it and round up a step too many
         step = 10 ** spec["decimals"]
         x = math.ceil(float(value) * spec.get("scale", 1) / (spec.get("divide", 1) / step)) / step
-    text = f"{x:{',' if spec.get('group') else ''}.{spec['decimals']}f}"
+    text = f"{x:{',' if spec.get('group') else ''}.{beside_one_decimals(spec, x)}f}"
     return text + spec.get("suffix", "")

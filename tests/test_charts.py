@@ -14,8 +14,8 @@ import vl_convert as vlc
 from generator.build import chart_context
 from generator.chart_rows import cell_text, chart_datasets, rows
 from generator.charts import CHART_NAMES, CHARTS, build_spec, data_urls, datasets
-from generator.charts.common import finish, label_expr
-from generator.formats import format_value
+from generator.charts.common import duration_text, finish, formatted, label_expr
+from generator.formats import FORMATS, format_value
 from generator.sampler_demo import run_sampler_demo
 from generator.svg import check_vegalite_version, fills_width, render_svg, spec_vegalite_version, vega_bundle
 from specmodel import FIELDS, evaluate
@@ -531,3 +531,142 @@ def test_a_chart_that_draws_other_batches_or_contexts_marks_those_that_do_not_fi
         assert all("fits" in row for row in table), (name, dataset)
         assert {row["fits"] for row in table} == {0, 1}, (name, dataset)  # 8k tokens: 64 and up do not
         assert "datum.fits" in spec_text, name
+
+
+# --- one quantity, one name and one way of writing it ----------------------------------------
+
+
+def test_breakdown_names_each_part_as_specmodel_does():
+    """Found once: the legend and the data table called the draft passes' kernels "draft passes"
+    (2.27 ms) while the prose's "the draft passes take 9.27 ms" counted their launch floor too.
+    Each part's name on the chart is specmodel's, at most cut short at a word, never another name."""
+    from generator.charts import breakdown
+    from specmodel.breakdown import PART_LABELS
+    for part in STEP_PARTS:
+        shown, full = breakdown.LEGEND[part], PART_LABELS[part]
+        assert shown == full or full.startswith(shown + " "), (part, shown, full)
+    headers = {c["key"]: c["header"] for c in breakdown.COLUMNS}
+    assert all(headers[part] == breakdown.LEGEND[part] for part in STEP_PARTS)
+
+
+def _template_filters(pattern: str) -> set[str]:
+    """The formats the essay's templates write the values matched by ``pattern`` in: `x|pct`,
+    `x|num(3)` (num3), `x|map("num", 3)` (num3), `x|num(2)` and `x|num` (num)."""
+    text = "".join(p.read_text() for p in (ROOT / "generator" / "templates").glob("*.j2"))
+    found = set()
+    for m in re.finditer(pattern + r"""\s*\|\s*(?:map\("(\w+)",\s*(\d)\)|(\w+)(?:\((\d)\))?)""", text):
+        name, digits = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if name == "num" and digits not in (None, "2"):
+            name += digits
+        found.add(name)
+    return found
+
+
+def _expression_pattern(helper, name: str) -> re.Pattern:
+    """A regex for what ``helper`` (formatted, duration_text) writes for format ``name`` around any
+    expression: the same expression wherever it recurs."""
+    marker = "@@EXPR@@"
+    text = helper(marker, name) if helper is formatted else helper(marker)
+    parts = re.escape(text).split(re.escape(marker))
+    return re.compile(parts[0] + "(.+?)" + r"(?:\1)".join(parts[1:]))
+
+
+# (chart, tooltip title, format, the essay's template expressions for the same quantity).
+# The format is the prose's: the test checks both the chart's tooltip and the templates.
+
+TOOLTIP_QUANTITIES = [
+    # (a published speedup, quoted as its paper gives it, is not the model's: `row.speedup|times1`)
+    *[(chart, "speedup", "times", r"(?<!row)\.(?:\w+_)?speedup(?:\[[^\]]*\])*")
+      for chart in ("gamma", "ladder", "moe", "decision")],
+    ("ladder", "other cost model", "times", None),
+    ("acceptance", "per-position acceptance", "num3", r"per_position_acceptance(?:\[[^\]]*\])*"),
+    ("shares", "drafting share", "pct", r"draft_time_share(?:\[[^\]]*\])*"),
+    ("closed_form", "expected tokens", "num", r"(?:cf\.expected_tokens\([^)]*\)|mean_acceptance_length)"),
+    ("closed_form", "ceiling 1/(1−α)", "num", r"cf\.ceiling\([^)]*\)"),
+    ("decision", "its typical α", "num", r"(?<![\w.])a"),
+    ("throughput", "plain decoding", "tps", None),
+    ("validation", "step time", "ms", r"step_time(?:\[[^\]]*\])*"),
+    ("breakdown", "time", "ms", None),
+    ("iteration", "time", "ms", None),
+]
+
+
+def _calculations(spec) -> list[dict]:
+    """Every calculate transform of a spec, wherever it sits (_walk yields no list's items)."""
+    if isinstance(spec, dict):
+        return ([spec] if "calculate" in spec else []) + [c for v in spec.values() for c in _calculations(v)]
+    if isinstance(spec, list):
+        return [c for v in spec for c in _calculations(v)]
+    return []
+
+
+def _tooltip_expressions(spec: dict, title: str) -> list[str]:
+    """The calculate expressions of the fields the spec's tooltips show under ``title``."""
+    fields = {tip["field"] for path, value in _walk(spec) if path[-1] == "tooltip" and isinstance(value, list)
+              for tip in value if tip.get("title") == title}
+    return [node["calculate"] for node in _calculations(spec) if node.get("as") in fields]
+
+
+@pytest.mark.parametrize("chart, title, fmt, prose", TOOLTIP_QUANTITIES)
+def test_a_tooltip_writes_a_quantity_as_the_prose_does(specs, chart, title, fmt, prose):
+    """Found once: per-position acceptance "0.750" in the prose and "75.0%" in a tooltip, a
+    drafting share of "48%" and "48.4%", Eq. 1's ceiling "4 tokens" and "4.00". A tooltip's
+    quantity is written by the prose's format (formatted, duration_text), and the essay writes
+    the same quantity in that format and no other."""
+    expressions = _tooltip_expressions(specs[chart], title)
+    assert expressions, f"{chart}: no tooltip titled {title!r} with a computed text"
+    helper = duration_text if fmt == "ms" else formatted
+    pattern = _expression_pattern(helper, fmt)
+    assert all(pattern.search(e) for e in expressions), (chart, title, expressions)
+    if prose:
+        assert _template_filters(prose) == {fmt}, (title, _template_filters(prose))
+
+
+def test_every_number_a_tooltip_computes_goes_through_the_prose_formats(specs):
+    """The kind of the above: a tooltip's number written by hand (`format(x, '.2f') + '×'`) does
+    not follow the prose's format when it changes. Counts and labels may be formatted directly."""
+    by_hand = []
+    for name, spec in specs.items():
+        fields = {tip["field"] for path, value in _walk(spec) if path[-1] == "tooltip" and isinstance(value, list)
+                  for tip in value}
+        for node in _calculations(spec):
+            if node.get("as") in fields:
+                calc = node["calculate"]
+                hand = re.findall(r"format\([^,]+, '([^']*)'\)", calc)
+                if any(p not in (",", ",.0f") for p in hand) and "toNumber(" not in calc:
+                    by_hand.append((name, node["as"], calc))
+    assert by_hand == []
+
+
+@pytest.mark.parametrize("value, text", [(0.998, "0.998×"), (1.002, "1.002×"), (1.0, "1.00×"), (0.9996, "0.9996×"),
+                                         (0.994, "0.99×"), (1.93, "1.93×"), (1 - 1e-12, "1.00×")])
+def test_a_speedup_that_is_not_one_never_reads_as_one(value, text):
+    """Found once: "falls to 1.00× at 4" for a speedup of 0.998, a loss written as break-even.
+    One that rounds to 1 but is not 1 gets more decimals (float noise about 1 excepted); the word
+    beside it agrees with the number."""
+    from generator.filters import FILTERS
+    assert FILTERS["times"](value) == text
+    written = float(text.rstrip("×"))
+    assert format_value("verdict", value) == ("faster" if written > 1 else "slower" if written < 1 else "no faster")
+
+
+def test_a_data_table_column_keeps_its_unit():
+    """Found once: the breakdown's table wrote "1.07 µs" in a column of "10.12 ms": the prose's
+    duration format switches to microseconds below 1 ms, a column does not."""
+    assert cell_text(1.07e-6, "ms") == "< 0.01 ms" and cell_text(0.0, "ms") == "0 ms"
+    assert cell_text(0.000912, "ms") == "0.91 ms" and cell_text(0.01012, "ms") == "10.12 ms"
+    from pathlib import Path
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    charts = json.loads((docs / "data" / "manifest.json").read_text())["charts"]
+    mixed = []
+    for name, chart in charts.items():
+        path = docs / "charts" / "data" / f"{name}.json"
+        table = json.loads(path.read_text()) if path.exists() else []
+        for col in chart["columns"]:
+            if "decimals" not in FORMATS.get(col["format"] or "", {}):
+                continue  # text, or a word (yes, fits)
+            units = {re.sub(r"^[<>\s\-–\d.,]+", "", cell_text(row.get(col["key"]), col["format"]))
+                     for row in table if isinstance(row.get(col["key"]), (int, float))}
+            if len(units) > 1:
+                mixed.append((name, col["key"], units))
+    assert mixed == []

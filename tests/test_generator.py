@@ -355,10 +355,12 @@ def test_every_number_format_groups_thousands_and_writes_nothing_as_zero():
 
 
 @pytest.mark.parametrize("speedup, times, verdict", [(1.93, "1.93×", "faster"), (0.89, "0.89×", "slower"),
-                                                     (1.004, "1.00×", "no faster"), (0.996, "1.00×", "no faster"),
+                                                     (1.004, "1.004×", "faster"), (0.996, "0.996×", "slower"),
+                                                     (1.0, "1.00×", "no faster"),
                                                      (1.006, "1.01×", "faster"), (0.994, "0.99×", "slower")])
 def test_a_speedups_word_agrees_with_its_number(speedup, times, verdict):
-    # The bar says "faster" or "slower" beside the number: never "faster" beside "1.00×".
+    # The bar says "faster" or "slower" beside the number: never "faster" beside "1.00×", and a
+    # speedup that is not 1 never reads "1.00×" (formats.beside_one_decimals).
     assert (format_value("times", speedup), format_value("verdict", speedup)) == (times, verdict)
 
 

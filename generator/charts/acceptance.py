@@ -10,24 +10,25 @@ DESCRIPTION = ("Bar chart of the acceptance probability of each draft position f
                "whether drafting that position pays, with a dashed cut-off line after the last position that pays.")
 ROWS = {"table": [walk(["position"], position=axis("position"), per_position_acceptance=field("position_acceptance"),
                        paying_positions=field("paying_positions"))]}
-COLUMNS = [column("position", "draft position", "int"), column("per_position_acceptance", "reaches the output", "pct1")]
+COLUMNS = [column("position", "draft position", "int"), column("per_position_acceptance", "per-position acceptance", "num3")]
 HEIGHT = 240
 
 
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         pays="datum.position <= datum.paying_positions",
-        shown=formatted("datum.per_position_acceptance", "pct1"))
+        shown=formatted("datum.per_position_acceptance", "num3"))
     x = alt.X("position:O", title="draft position j", axis=alt.Axis(labelAngle=0))
     bars = base.mark_bar().encode(
         x=x,
-        y=alt.Y("per_position_acceptance:Q", title="per-position acceptance (share of iterations)",
-                scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+        # a probability, as vLLM's engine log and the prose write it ("0.750"), not a percentage
+        y=alt.Y("per_position_acceptance:Q", title="per-position acceptance (probability)",
+                scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".1f")),
         color=alt.Color("pays:N", title=None, scale=alt.Scale(domain=[True, False], range=[TEAL, GREY]),
                         legend=alt.Legend(orient="top", direction="horizontal", values=DRAWN_VALUES,
                                           labelExpr="datum.value ? 'pays for its draft' : 'does not pay'")),
         opacity=drawn("pays:N", [True, False]),
-        tooltip=[alt.Tooltip("position:O", title="draft position"), alt.Tooltip("shown:N", title="reaches the output")],
+        tooltip=[alt.Tooltip("position:O", title="draft position"), alt.Tooltip("shown:N", title="per-position acceptance")],
     )
     # The cut-off sits on the right edge of the last paying position's band.
     cutoff = base.transform_filter("datum.pays").transform_aggregate(last="max(position)")

@@ -18,19 +18,21 @@ ROWS = {"table": [walk(["breakdown_model", "step_kind"], model=axis("breakdown_m
                        model_label=label("breakdown_model"), step=axis("step_kind"), step_label=label("step_kind"),
                        total_s=field("step_time_s"), mean_acceptance_length=field("mean_acceptance_length"),
                        **{part: field("part_time_s", part=part) for part in STEP_PARTS})]}
-# Short names for the legend (a phone's width holds two columns of them) and the data table's
-# columns: the reader meets each part under one name.
+# The legend's and the data table's names for the parts: specmodel's (PART_LABELS), cut short
+# where they run on, never renamed: "draft passes" alone would name the kernels here and the
+# kernels with their launch floor in the prose. tests/test_charts.py holds each to a word-bounded
+# start of its specmodel name.
 LEGEND = {
-    "draft_passes": "draft passes",
-    "draft_launch_floor": "draft launch floor",
-    "drafter_overhead": "drafter overhead",
-    "target_whole_pass_at_bandwidth": "whole pass, memory-bound",
-    "target_whole_pass_at_flop_rate": "whole pass, compute-bound",
-    "target_weights_at_bandwidth": "matmuls at bandwidth",
-    "target_weights_at_flop_rate": "matmuls at FLOP rate",
-    "target_attention": "attention (KV cache)",
-    "target_allreduce": "all-reduces (tensor parallel)",
-    "target_launch_floor": "target launch floor",
+    "draft_passes": "draft passes: kernels",
+    "draft_launch_floor": "draft passes: launch floor",
+    "drafter_overhead": "drafter's own overhead",
+    "target_whole_pass_at_bandwidth": "target pass, whole: memory-bound",
+    "target_whole_pass_at_flop_rate": "target pass, whole: compute-bound",
+    "target_weights_at_bandwidth": "target pass: weight matmuls at bandwidth",
+    "target_weights_at_flop_rate": "target pass: weight matmuls at FLOP rate",
+    "target_attention": "target pass: attention",
+    "target_allreduce": "target pass: all-reduces",
+    "target_launch_floor": "target pass: launch floor",
     "step_overhead": "engine step overhead",
 }
 # Draft work in warm colours, the target's pass in cool ones, fixed costs in greys.
@@ -80,7 +82,7 @@ def spec(context: dict) -> dict:
                   axis=alt.Axis(tickCount=alt.ExprRef(f"ceil((width - {LABEL_ROOM}) / 40)"))),
         color=alt.Color("part:N", title=None, scale=alt.Scale(domain=parts, range=[COLOURS[p] for p in parts]),
                         # only the parts this state's bars have (a draft model has no drafter overhead)
-                        legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(LEGEND), labelLimit=200,
+                        legend=alt.Legend(orient="bottom", columns=1, labelExpr=label_expr(LEGEND), labelLimit=260,
                                           symbolType="square", values=DRAWN_VALUES)),
         opacity=drawn("part:N", parts),
         order=alt.Order("order:Q"),
@@ -100,7 +102,11 @@ def spec(context: dict) -> dict:
     # frame would run on past the last tick.
     chart = alt.layer(bars, ends).properties(
         width="container", height=270, view=alt.ViewBackground(stroke=None),
-        title=title("Where one step's time goes", "Each cost model: a speculative iteration",
-                    "(spec.), then a plain decoding step (plain),", "at the middle of the run."),
+        # The bars' per-token times are one step's, mid-run; the speedup readout averages the
+        # whole run, which in a closed batch ends as the batch drains: the two may differ.
+        title=title("Where one step's time goes", "Each cost model: a speculative iteration (spec.),",
+                    "then a plain decoding step (plain), at the middle",
+                    "of the run; the speedup readout averages the whole",
+                    "run, as a closed batch drains, so it can differ."),
     )
     return finish(chart, NAME, DESCRIPTION)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, REFERENCE, axis, column, field, finish, source, title, walk
+from .common import BLUE, REFERENCE, axis, column, field, finish, formatted, source, title, walk
 
 NAME = "closed_form"
 SAYS_IF_IT_FITS = False  # the same rows at any batch and context
@@ -11,23 +11,26 @@ DESCRIPTION = ("Line chart of the expected number of tokens produced per iterati
                "the current acceptance rate α, approaching the dashed ceiling 1/(1−α).")
 ROWS = {"table": [walk(["gamma_cf"], gamma=axis("gamma_cf"), expected_tokens=field("expected_tokens"),
                        ceiling=field("ceiling"))]}
-COLUMNS = [column("gamma", "γ", "int"), column("expected_tokens", "expected tokens per iteration", "num3"),
-           column("ceiling", "ceiling 1/(1−α)", "num3")]
+# tokens per iteration as the prose writes a mean acceptance length and the ceiling: "4.00"
+COLUMNS = [column("gamma", "γ", "int"), column("expected_tokens", "expected tokens per iteration", "num"),
+           column("ceiling", "ceiling 1/(1−α)", "num")]
 HEIGHT = 240
 
 
 def spec(context: dict) -> dict:
-    base = alt.Chart(source(NAME))
+    base = alt.Chart(source(NAME)).transform_calculate(
+        expected_shown=formatted("datum.expected_tokens", "num") + " + ' tokens'",
+        ceiling_shown=formatted("datum.ceiling", "num") + " + ' tokens'")
     x = alt.X("gamma:Q", title="draft tokens per iteration, γ", scale=alt.Scale(domain=[1, 20], nice=False),
               axis=alt.Axis(tickMinStep=1, format="d"))
     y = alt.Y("expected_tokens:Q", title="expected tokens per iteration", scale=alt.Scale(zero=True))
     line = base.mark_line(color=BLUE, strokeWidth=2, point=alt.OverlayMarkDef(filled=True, size=30)).encode(
         x=x, y=y,
-        # three significant figures as every tooltip has, trailing zeros kept: "3.90" beside "3.96"
-        # (",.3~r" trimmed them, and one point read 3.9 beside the next one's 3.96)
+        # two decimals, trailing zeros kept, as the prose writes tokens per iteration: "3.90"
+        # beside "3.96", and a ceiling of "4.00 tokens" in both
         tooltip=[alt.Tooltip("gamma:Q", title="γ"),
-                 alt.Tooltip("expected_tokens:Q", title="expected tokens", format=",.3r"),
-                 alt.Tooltip("ceiling:Q", title="ceiling 1/(1−α)", format=",.3r")],
+                 alt.Tooltip("expected_shown:N", title="expected tokens"),
+                 alt.Tooltip("ceiling_shown:N", title="ceiling 1/(1−α)")],
     )
     # Every row carries the same ceiling; the mean collapses them into one rule.
     ceiling = base.mark_rule(color=REFERENCE, strokeWidth=1.5, strokeDash=[6, 4]).encode(y="mean(ceiling):Q")

@@ -69,16 +69,10 @@ def label_expr(labels: Mapping[str, str], field: str = "datum.label") -> str:
     return f"({expr})"
 
 
-# Tooltip numbers: three significant figures at most (an integer count whole), thousands
-# separated, durations below a millisecond in microseconds. Each returns a Vega expression.
+# Tooltip numbers, each a Vega expression: a quantity in the format the prose writes it in
+# (formatted, duration_text: tests/test_charts.py ties each to the prose's filter), a count whole.
 def count_text(expr: str) -> str:
     return f"format({expr}, ',')"
-
-
-def number_text(expr: str) -> str:
-    """Three significant figures, trailing zeros kept: "7.30 ms" beside "7.66 ms" ("~" dropped
-    them, and one point read 7.3 beside the next one's 7.66)."""
-    return f"format({expr}, ',.3r')"
 
 
 def formatted(expr: str, name: str, suffix: bool = True) -> str:
@@ -91,8 +85,8 @@ def formatted(expr: str, name: str, suffix: bool = True) -> str:
         raise ValueError(f"format {name!r} does not write one number")
     unit = _js(spec.get("suffix", "") if suffix else "")
     value = f"({expr}) * {spec.get('scale', 1)} / {spec.get('divide', 1)}"
-    pattern = _js(f"{',' if spec.get('group') else ''}.{spec['decimals']}f")
-    text = f"format({value}, {pattern}) + {unit}"
+    group = "," if spec.get("group") else ""
+    text = f"format({value}, {_js(group + '.')} + {_beside_one(value, spec)} + 'f') + {unit}"
     small = spec.get("below_one")
     if small and suffix:
         # formats.small_decimals: the smaller unit to its significant figures (a number without
@@ -104,16 +98,23 @@ def formatted(expr: str, name: str, suffix: bool = True) -> str:
     return f"(({expr}) === 0 ? '0' + {unit} : {text})" if zero_is_nothing(spec) else f"({text})"
 
 
+def _beside_one(value: str, spec: dict) -> str:
+    """A Vega expression for the decimals format ``spec`` writes ``value`` with: formats.py's
+    beside_one_decimals (a speedup of 0.998 is "0.998×" beside the prose's, never "1.00×")."""
+    d = spec["decimals"]
+    expr = str(d)
+    for more in reversed(range(d + 1, d + spec.get("beside_one", 0) + 1)):
+        expr = f"(toNumber(format({value}, '.{more}f')) !== 1 ? {more} : {expr})"
+    if expr == str(d):
+        return expr
+    return f"(({value}) === 1 || toNumber(format({value}, '.{d}f')) !== 1 ? {d} : {expr})"
+
+
 def duration_text(ms: str) -> str:
     """A duration given in milliseconds, as the prose and the tables write one (format "ms":
     "16.76 ms", "9.12 µs" below 1 ms) up to 100 ms, the largest the prose quotes; whole
     milliseconds above ("16,281 ms", not "16,281.32 ms")."""
     return f"(abs({ms}) < 100 ? " + formatted(f"({ms}) / 1000", "ms") + f" : format({ms}, ',.0f') + ' ms')"
-
-
-def percent_text(pct: str) -> str:
-    """A share already in percent: one decimal, and a share under 0.1 % as such (not "0.0484 %")."""
-    return f"({pct} > 0 && {pct} < 0.1 ? '< 0.1%' : format({pct}, ',.1f') + '%')"
 
 
 # A colour legend lists its scale's whole domain, which is fixed so that a series keeps its colour

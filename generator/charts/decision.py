@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import (BATCH_NUMBER, DRAWN_VALUES, IN_K, GREY, axis, column, current, drawn, field, field_label, finish, label,
+from .common import (formatted, BATCH_NUMBER, DRAWN_VALUES, IN_K, GREY, axis, column, current, drawn, field, field_label, finish, label,
                      label_expr, source, title, walk)
 
 NAME = "decision"
@@ -54,15 +54,15 @@ def spec(context: dict) -> dict:
     winners = [*drafters, PLAIN_WINS]
     base = alt.Chart(source(NAME)).transform_calculate(
         winner=f"datum.speedup <= 1 ? '{PLAIN_WINS}' : datum.drafter",
-        label="'γ' + datum.gamma + '\\n' + format(datum.speedup, '.2f') + '×'",
+        label="'γ' + datum.gamma + '\\n' + " + formatted("datum.speedup", "times"),
         drafter_name=label_expr(labels, "datum.drafter"),
-        shown="format(datum.speedup, '.2f') + '×'",
+        shown=formatted("datum.speedup", "times"),
         # α as the controls and the prose write it; the acceptance shape is a setting of its own
-        alpha_shown="format(datum.alpha, '.2f')",
+        alpha_shown=formatted("datum.alpha", "num"),
         shape_shown=label_expr(context["labels"]["acceptance"], "datum.acceptance"),
         verdict="datum.speedup > 1 ? 'faster than plain decoding' : 'plain decoding is faster'",
         # the configuration's GPUs' memory, from the data: the map follows the state
-        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
+        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + " + formatted("datum.gpu_memory", "gb"),
     )
     # Gaps between cells show the page background, so no separator colour is hard-coded.
     # Room at the ends for the ring round an edge cell (RING_OVERSHOOT_PX each side): reaching past

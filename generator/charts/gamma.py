@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, REFERENCE, axis, column, current, field, finish, source, title, walk
+from .common import formatted, BLUE, ORANGE, REFERENCE, axis, column, current, field, finish, source, title, walk
 
 NAME = "gamma"
 DESCRIPTION = ("Line chart of speedup over plain decoding against the number of draft tokens per iteration, "
@@ -40,7 +40,7 @@ DY = (f"({CROSSED} ? ({UP} ? min({BOTTOM}, {RULE} - 4) : max({BOTTOM}, {RULE} + 
 
 
 def spec(context: dict) -> dict:
-    base = alt.Chart(source(NAME)).transform_calculate(shown="format(datum.speedup, '.2f') + '×'")
+    base = alt.Chart(source(NAME)).transform_calculate(shown=formatted("datum.speedup", "times"))
     x = alt.X("gamma:Q", title="draft tokens per iteration, γ", scale=alt.Scale(domain=[1, 10], nice=False),
               axis=alt.Axis(tickMinStep=1, format="d"))
     y = alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import (BATCH_LABELS, BLUE, DRAWN_VALUES, ORANGE, REFERENCE, axis, column, current, drawn, field, finish, label_expr,
+from .common import (formatted, BATCH_LABELS, BLUE, DRAWN_VALUES, ORANGE, REFERENCE, axis, column, current, drawn, field, finish, label_expr,
                      source, title, walk)
 
 NAME = "ladder"
@@ -27,10 +27,10 @@ def spec(context: dict) -> dict:
     models = context["labels"]["cost_model"]
     base = alt.Chart(source(NAME)).transform_calculate(
         outcome="datum.speedup > 1 ? 'faster' : 'slower'",
-        shown="format(datum.speedup, '.2f') + '×'",
+        shown=formatted("datum.speedup", "times"),
         # one line: the value and which model gives it (a tooltip's titles are fixed, the other model is not)
-        other_shown="format(datum.other_speedup, '.2f') + '× (' + " + label_expr(models, "datum.other") + " + ')'",
-        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
+        other_shown=formatted("datum.other_speedup", "times") + " + ' (' + " + label_expr(models, "datum.other") + " + ')'",
+        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + " + formatted("datum.gpu_memory", "gb"),
         # Fill strength by contrast with the page, which reads the same on white and on slate:
         # strongest the current rung, faintest a rung that does not fit ("darkest" was brightest
         # in the dark palette).

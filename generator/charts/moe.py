@@ -23,7 +23,7 @@ COLUMNS = [column("label", "target"), column("tp", "H100s", "int"), column("alph
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         series="datum.label + (datum.tp > 1 ? ' (' + datum.tp + ' GPUs)' : ' (1 GPU)')",
-        shown="format(datum.speedup, '.2f') + '×'",
+        shown=formatted("datum.speedup", "times"),
         # expected distinct experts: fractional, written as the prose and the data table write them
         experts="datum.experts_plain === null ? 'dense: every weight, every step' : "
                 + formatted("datum.experts_plain", "num1") + " + ' of 128 plain, ' + "

@@ -40,7 +40,7 @@ def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
         intensity_shown=formatted("datum.arithmetic_intensity", "num1"),
         flops_shown=formatted("datum.attained_flops_per_s", "tflops"),
-        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
+        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + " + formatted("datum.gpu_memory", "gb"),
     )
     x = alt.X("arithmetic_intensity:Q", scale=log, title=x_title)
     y = alt.Y("attained_flops_per_s:Q", scale=log, title=y_title, axis=alt.Axis(format="~s"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import altair as alt
 
 from ..axes import MEASURED_STUDIES
-from .common import (BATCH_LABELS, BLUE, DRAWN_TITLE_OPACITY, DRAWN_VALUES, PURPLE, TEAL, axis, column, current, drawn, field,
+from .common import (formatted, BATCH_LABELS, BLUE, DRAWN_TITLE_OPACITY, DRAWN_VALUES, PURPLE, TEAL, axis, column, current, drawn, field,
                      finish, label, label_expr, source, title, walk)
 
 NAME = "throughput"
@@ -45,10 +45,10 @@ def spec(context: dict) -> dict:
     models = context["labels"]["cost_model"]
     studies = context["labels"]["measured_study"]
     base = alt.Chart(source(NAME)).transform_calculate(
-        plain_shown="format(datum.plain, ',.0f') + ' tokens/s'",
+        plain_shown=formatted("datum.plain", "tps"),
         # one line: the value and which model gives it (a tooltip's titles are fixed, the other model is not)
-        other_plain_shown="format(datum.other_plain, ',.0f') + ' tokens/s (' + " + label_expr(models, "datum.other") + " + ')'",
-        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + format(datum.gpu_memory / 1e9, ',.0f') + ' GB'",
+        other_plain_shown=formatted("datum.other_plain", "tps") + " + ' (' + " + label_expr(models, "datum.other") + " + ')'",
+        memory="(datum.fits ? 'fits in ' : 'does not fit in ') + " + formatted("datum.gpu_memory", "gb"),
     )
     x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0, labelExpr=BATCH_LABELS))
     tip = [alt.Tooltip("batch:O", title="concurrent sequences", format=","), alt.Tooltip("plain_shown:N", title="plain decoding"),
@@ -64,7 +64,7 @@ def spec(context: dict) -> dict:
     other = base.mark_line(color="currentColor", opacity=0.5, strokeDash=[4, 3]).encode(
         x=x, y=alt.Y("other_plain:Q"), tooltip=tip)
     measured = alt.Chart(source(NAME, "measured")).transform_filter("isValid(datum.tokens_per_s)").transform_calculate(
-        measured_shown="format(datum.tokens_per_s, ',.0f')",
+        measured_shown=formatted("datum.tokens_per_s", "tps", suffix=False),
         context_shown="format(datum.measured_context, ',.0f') + ' tokens'",
         fitted="'yes: the calibrated model was fitted to it'",
     ).mark_point(shape="diamond", size=80, filled=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .common import BLUE, ORANGE, PURPLE, column, count_text, finish, label_expr, number_text, percent_text, source, title
+from .common import BLUE, ORANGE, PURPLE, column, count_text, duration_text, finish, formatted, label_expr, source, title
 
 NAME = "validation"
 DESCRIPTION = ("Plain decoding step time in milliseconds against batch size (log scale), measured in vLLM on one "
@@ -55,7 +55,8 @@ def with_text(chart: alt.Chart, unit: str) -> alt.Chart:
     """One row per (measurement, series) from the one-row-per-measurement data, and the tooltips' text."""
     return chart.transform_fold(SERIES, as_=["series", "value"]).transform_calculate(
         series_name=label_expr(SERIES_LABELS, "datum.series"),
-        shown=(percent_text("datum.value") if unit == "%" else f"{number_text('datum.value')} + ' {unit}'"),
+        # as the prose writes each: a share in whole percent ("48%"), a step time as "16.76 ms"
+        shown=(formatted("datum.value / 100", "pct") if unit == "%" else duration_text("datum.value")),
         context_shown=f"{count_text('datum.context')} + ' tokens, ' + {label_expr(CONTEXT_BASIS, 'datum.context_basis')}",
         read_shown="datum.read_off_plot ? 'yes' : 'no'",
         fitted_shown="datum.fitted ? 'yes: the calibrated model was fitted to it' : 'no'",

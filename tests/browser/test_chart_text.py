@@ -132,10 +132,19 @@ BOOLEAN = re.compile(r"\b(true|false)\b")
 DECIMAL = re.compile(r"\d+\.\d+")
 
 
+def _beside_one(number: str) -> bool:
+    """A speedup that two decimals would write as 1.00 but is not 1: formats.py writes it with
+    the decimals it takes to differ ("0.9996×"), never "1.00×" for a loss."""
+    value = float(number.replace(",", ""))
+    return value != 1 and round(value, 2) == 1
+
+
 def _unrounded(number: str) -> bool:
     """More digits than any of the page's formats writes: over 4 significant digits in over 2
     decimals, or over 3 decimals for a number of 0.1 or more ("0.9069" and "12.345" are;
     "15.55", "141.11" (GB, two decimals at any size) and "0.000978" are not)."""
+    if _beside_one(number):
+        return False
     significant = number.replace(".", "").lstrip("0")
     decimals = len(number.split(".")[1])
     return (len(significant) > 4 and decimals > 2) or (float(number) >= 0.1 and decimals > 3)
@@ -176,7 +185,7 @@ def _bad_number(text: str, unit: str) -> str | None:
     whole, _, decimals = digits.partition(".")
     if len(whole) > 3 and "," not in text:
         return "no thousands separator"
-    if len(decimals) > 2 and len((whole + decimals).lstrip("0")) > 3:
+    if len(decimals) > 2 and len((whole + decimals).lstrip("0")) > 3 and not _beside_one(digits):
         return "over 3 significant figures"
     if unit.startswith("ms") and 0 < float(digits) < 1:  # an exact zero is "0 ms": nothing at all
         return "below 1 ms: in µs"
@@ -236,7 +245,8 @@ def test_tooltip_rules_pass_what_reads_well():
              ["context (tokens)", "32,768", "string"], ["time", "978 µs", "string"], ["speedup", "1.14×", "string"],
              ["draft position", "3", "number"], ["attained FLOP/s", "14.2T", "string"],
              ["other cost model", "161 tokens/s (ideal roofline)", "string"], ["share", "< 0.1%", "string"],
-             ["weights", "16.38 GB", "string"], ["experts per layer", "22.5 of 128 plain", "string"]]
+             ["weights", "16.38 GB", "string"], ["experts per layer", "22.5 of 128 plain", "string"],
+             ["speedup", "0.9996×", "string"]]
     assert _unreadable_tooltips([["chart", lines]]) == []
 
 
@@ -570,3 +580,35 @@ def test_chart_tooltips_are_in_the_page_palette(new_context, scheme):
     background = _over(tip_bg, 1, page_bg)
     assert _contrast(background, _rgb(page_bg)) < 1.5, colours
     assert _contrast(_over(tip_fg, 1, "rgb" + str(tuple(background))), background) >= 4.5, colours
+
+
+def test_a_tooltip_follows_the_palette_the_reader_switches_to(new_context):
+    """Found once: after the header's toggle the tooltip kept vega-tooltip's light theme (its box
+    classed "light-theme", its keys that theme's grey), the theme fixed when the chart was drawn.
+    Light first, then dark by the toggle: the box stands on the page's dark background, its keys
+    and values read on it, and its class says so."""
+    page = new_context(viewport={"width": 1280, "height": 900}, color_scheme="light").new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => document.querySelector('#figure-ladder .spec-chart').classList.contains('is-live')")
+    rung = page.locator("#figure-ladder .spec-chart__view path[aria-label*='concurrent sequences: 64;']").first
+    rung.hover(force=True)  # the tooltip is made in the light palette
+    page.wait_for_function("() => document.querySelector('#vg-tooltip-element.visible') !== null")
+    page.mouse.move(0, 0)
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
+    rung.hover(force=True)
+    page.wait_for_function("() => document.querySelector('#vg-tooltip-element.visible') !== null")
+    seen = page.evaluate("""() => {
+      const el = document.querySelector('#vg-tooltip-element');
+      const tip = getComputedStyle(el);
+      const key = getComputedStyle(el.querySelector('td.key'));
+      return {classes: el.className, bg: tip.backgroundColor, fg: tip.color, key: key.color,
+              page: getComputedStyle(document.body).backgroundColor};
+    }""")
+    background = _over(seen["bg"], 1, seen["page"])
+    assert sum(background) / 3 < 80, seen  # a dark box
+    assert _contrast(background, _rgb(seen["page"])) < 1.5, seen
+    for ink in (seen["fg"], seen["key"]):
+        assert _contrast(_over(ink, 1, "rgb" + str(tuple(background))), background) >= 4.5, seen
+    assert "dark-theme" in seen["classes"] and "light-theme" not in seen["classes"], seen

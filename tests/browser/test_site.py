@@ -251,3 +251,25 @@ def test_no_serious_accessibility_violations(new_context, path, scheme):
         if v["impact"] in ("serious", "critical")
     ]
     assert violations == []
+
+
+def test_the_pages_formats_never_write_a_speedup_that_is_not_one_as_one_and_keep_a_columns_unit(page, page_log):
+    """Found once: "1.00×" for a speedup of 0.998 (a loss written as break-even), and "1.07 µs" in
+    a table column of "10.12 ms". format.js, on the manifest's formats, writes what formats.py
+    writes for the same values."""
+    from generator.formats import format_cell, format_value
+    page.goto("/")
+    wait_rendered(page, "")
+    speedups = [0.998, 1.002, 1.0, 0.9996, 0.994, 1.93, 1 - 1e-12]
+    cells = [1.07e-6, 0.0, 0.000912, 0.01012, 0.0162813]
+    written = page.evaluate("""async ([speedups, cells]) => {
+      const f = await import(new URL('javascripts/core/format.js', document.baseURI).href);
+      const manifest = await (await fetch(new URL('data/manifest.json', document.baseURI))).json();
+      f.useFormats(manifest.formats);
+      return {times: speedups.map(v => f.format('times', v)), verdict: speedups.map(v => f.format('verdict', v)),
+              cells: cells.map(v => f.formatCell('ms', v))};
+    }""", [speedups, cells])
+    assert written["times"][:2] == ["0.998×", "1.002×"]
+    assert written == {"times": [format_value("times", v) for v in speedups],
+                       "verdict": [format_value("verdict", v) for v in speedups],
+                       "cells": [format_cell("ms", v) for v in cells]}

@@ -42,6 +42,17 @@ function smallUnit(spec, x) {
   return { y, decimals: Math.max(0, small.significant - 1 - Math.floor(Math.log10(Math.abs(y)))), suffix: small.suffix };
 }
 
+// formats.py's beside_one_decimals: a value that is not 1 never reads as 1 ("0.998×", not
+// "1.00×"): up to spec.beside_one more decimals, and the format's own past them (float noise).
+function besideOneDecimals(spec, x) {
+  const d = spec.decimals;
+  if (x === 1 || Number(fixed(x, d)) !== 1) return d;
+  for (let more = d + 1; more <= d + (spec.beside_one ?? 0); more += 1) {
+    if (Number(fixed(x, more)) !== 1) return more;
+  }
+  return d;
+}
+
 // formats.py's zero_is_nothing: an amount (a unit word after the number), not a share.
 function zeroIsNothing(spec) {
   return (spec.suffix ?? "").startsWith(" ");
@@ -60,13 +71,15 @@ function number(spec, value) {
     const step = 10 ** spec.decimals;
     shown = Math.ceil((Number(value) * (spec.scale ?? 1)) / ((spec.divide ?? 1) / step)) / step;
   }
-  const text = fixed(shown, spec.decimals);
+  const text = fixed(shown, besideOneDecimals(spec, shown));
   return (spec.group ? group(text) : text) + (spec.suffix ?? "");
 }
 
 // formats.py's _compared: a word for the value as written to the format's decimals, beside 1.
 function compared(spec, value) {
-  const shown = Number(fixed(Number(value), spec.decimals));
+  // the value as "times" writes it, more decimals beside 1 included
+  const x = Number(value);
+  const shown = Number(fixed(x, besideOneDecimals(spec, x)));
   if (shown > spec.compare) return spec.above;
   return shown === spec.compare ? spec.equal : spec.below;
 }
@@ -78,4 +91,18 @@ export function format(kind, value) {
   if ("join" in spec) return value.map((v) => number(spec, v)).join(spec.join);
   if ("compare" in spec) return compared(spec, value);
   return number(spec, value);
+}
+
+// formats.py's format_cell: a data table's column has one unit, so a format that writes small
+// values in a smaller unit keeps the column's, and a value too small for its decimals reads as
+// such ("< 0.01 ms"), not as none at all.
+export function formatCell(kind, value) {
+  const spec = FORMATS[kind];
+  if (!spec?.below_one) return format(kind, value);
+  const column = { ...spec, below_one: undefined };
+  const x = (Number(value) * (spec.scale ?? 1)) / (spec.divide ?? 1);
+  if (x !== 0 && Number(fixed(Math.abs(x), spec.decimals)) === 0) {
+    return `${x > 0 ? "< " : "> -"}${fixed(10 ** -spec.decimals, spec.decimals)}${spec.suffix ?? ""}`;
+  }
+  return number(column, value);
 }

@@ -246,6 +246,21 @@ class Chart {
   }
 }
 
+// vega-tooltip fixes its theme (a class on the box) when its handler is made, light by default;
+// the reader can switch the page's palette at any time. Each tooltip takes the palette it is
+// shown in, and spec.css colours the box from the palette's own variables.
+function paletteTooltip(vega) {
+  const handler = new vega.TooltipHandler();
+  return (view, event, item, value) => {
+    const theme = document.body.dataset.mdColorScheme === "slate" ? "dark" : "light";
+    if (handler.options.theme !== theme) {
+      document.getElementById(handler.options.id)?.classList.remove(`${handler.options.theme}-theme`);
+      handler.options.theme = theme;
+    }
+    handler.call(view, event, item, value);
+  };
+}
+
 // A running Vega view of `spec` (a Vega spec) in `host`, drawn once: SVG, with hover and HTML
 // tooltips, as vega-embed would make it (the page has no use for the rest of vega-embed).
 async function makeView(host, spec) {
@@ -262,7 +277,7 @@ async function makeView(host, spec) {
     logger: chartLogger(spec.usermeta?.may_be_empty ?? []),
     logLevel: WARN,
   });
-  view.tooltip(new vega.TooltipHandler().call);
+  view.tooltip(paletteTooltip(vega));
   view.hover();
   await view.initialize(host).runAsync();
   return view;

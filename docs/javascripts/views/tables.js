@@ -2,15 +2,16 @@
 // generator/chart_rows.py table_html) follows the state like the chart does. Columns and their
 // formats are the chart's declaration in the manifest, so a table reads the same before and
 // after the script runs.
-import { format } from "../core/format.js";
+import { formatCell } from "../core/format.js";
 import { keepCellNamesWhole, labelCells, markLongCells, shorten } from "./wide-tables.js";
 
 // A cell with no value (a measurement not taken there) reads as a dash; chart_rows.py agrees.
 export const NO_VALUE = "–";
 
+// A cell is in its column's unit (formatCell): never "1.07 µs" under "10.12 ms".
 export function cellText(value, fmt) {
   if (value === null || value === undefined) return NO_VALUE;
-  return fmt ? format(fmt, value) : String(value);
+  return fmt ? formatCell(fmt, value) : String(value);
 }
 
 // The build's body of each table (the default state), for when the chart falls back to its
