@@ -3,6 +3,7 @@ explorable links, live prose numbers, no-JS text."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -380,6 +381,26 @@ def test_the_bar_opens_a_corrected_link_where_the_simulation_says_how(new_contex
 
 def page_readouts_text(page, key: str) -> str:
     return page.locator(f"#simulation .spec-sim__readouts--main [data-readout={key}]").first.inner_text()
+
+
+@pytest.mark.parametrize("width, height", [(1440, 900), (375, 812)])
+def test_a_rung_near_one_is_clicked_anywhere_in_its_column(new_context, width, height):
+    """Found by a cold read: bars grow from the 1× line, so a rung at 0.999× was a bar 0.1 px tall
+    that no click or tap could reach (and a short bar's empty column did nothing either)."""
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto("/?drafter=ngram&alpha=0.3")
+    wait_rendered(page, "?drafter=ngram&alpha=0.3")
+    page.wait_for_function("() => document.querySelector('#figure-ladder .spec-chart').classList.contains('is-live')")
+    figure = page.locator("#figure-ladder .spec-chart__view")
+    figure.scroll_into_view_if_needed()
+    # the rung's bar is under a pixel tall: its speedup rounds to 1.00
+    rung = figure.locator("path[aria-label*='concurrent sequences: 64;']").first
+    assert "1.00" in rung.get_attribute("aria-label") or rung.bounding_box()["height"] < 1
+    label = figure.locator("text", has_text=re.compile(r"^64$")).first.bounding_box()
+    plot = figure.locator(".mark-rule line").first.bounding_box()  # the 1× line spans the plot
+    page.mouse.click(label["x"] + label["width"] / 2, plot["y"] - 20)
+    wait_rendered(page, "?batch=64&drafter=ngram&alpha=0.3")
+    assert controls_state(page)["batch"] == 64
 
 
 def test_a_click_on_a_ladder_rung_sets_the_batch(page, page_log):
