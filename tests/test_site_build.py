@@ -220,3 +220,28 @@ def test_footnotes_are_numbered_in_the_order_the_text_cites_them(site, page):
     cited = re.findall(r'class="footnote-ref" href="#fn:[^"]+">(\d+)</a>', html)
     first = list(dict.fromkeys(int(n) for n in cited))
     assert first == list(range(1, len(first) + 1))
+
+
+def heading_anchors(html: str) -> list[tuple[str, str]]:
+    """(id, text) of every h2–h4 with an id in a rendered page, the permalink's ¶ left out."""
+    found = re.findall(r'<h([234]) id="([^"]+)"[^>]*>(.*?)</h\1>', html, flags=re.S)
+    return [(anchor, re.sub(r"<[^>]+>|¶", "", text).strip()) for _, anchor, text in found]
+
+
+def lost_words(anchor: str, text: str) -> bool:
+    # a slug keeps ASCII letters and digits only: a word of Greek (γ) or symbols falls out
+    words = re.findall(r"[^\s/–—-]+", text)
+    return len(re.findall(r"[a-z0-9]+", anchor)) < len(words)
+
+
+@pytest.mark.parametrize("page", ["index.html", "model/index.html"])
+def test_a_headings_link_keeps_every_word_of_it(site, page):
+    """Found by a cold read: "Why γ has a ceiling" was linked as #why-has-a-ceiling."""
+    anchors = heading_anchors((site / page).read_text())
+    assert len(anchors) >= 8
+    assert [(a, t) for a, t in anchors if lost_words(a, t)] == []
+
+
+def test_the_heading_check_can_fail():
+    assert lost_words("why-has-a-ceiling", "Why γ has a ceiling")
+    assert not lost_words("why-gamma-has-a-ceiling", "Why γ has a ceiling")
