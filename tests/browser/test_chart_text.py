@@ -612,3 +612,27 @@ def test_a_tooltip_follows_the_palette_the_reader_switches_to(new_context):
     for ink in (seen["fg"], seen["key"]):
         assert _contrast(_over(ink, 1, "rgb" + str(tuple(background))), background) >= 4.5, seen
     assert "dark-theme" in seen["classes"] and "light-theme" not in seen["classes"], seen
+
+
+def test_a_tooltip_stays_inside_a_phones_window(new_context):
+    """Found by a cold read: on a phone the tooltip of the 64 rung was put left of the pointer (it
+    would have run off the right edge) and ran off the window's left edge ("oncurrent
+    sequences"). Every rung, hovered at its middle."""
+    page = new_context(viewport={"width": 375, "height": 812}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => document.querySelector('#figure-ladder .spec-chart').classList.contains('is-live')")
+    page.locator("#figure-ladder .spec-chart__view").scroll_into_view_if_needed()
+    rungs = page.locator("#figure-ladder .spec-chart__view path[aria-label*='concurrent sequences: ']")
+    outside = []
+    for i in range(rungs.count()):
+        box = rungs.nth(i).bounding_box()
+        if box["height"] < 1:
+            continue
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function("() => document.querySelector('#vg-tooltip-element.visible') !== null")
+        left, right = page.evaluate("() => { const r = document.querySelector('#vg-tooltip-element').getBoundingClientRect(); return [r.left, r.right]; }")
+        if left < 0 or right > 375:
+            outside.append((i, round(left), round(right)))
+        page.mouse.move(0, 0)
+    assert rungs.count() >= 10 and outside == []

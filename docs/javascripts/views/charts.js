@@ -258,7 +258,20 @@ function paletteTooltip(vega) {
       handler.options.theme = theme;
     }
     handler.call(view, event, item, value);
+    keepOnScreen(document.getElementById(handler.options.id));
   };
+}
+
+// vega-tooltip puts the box left of the pointer when it would run off the window's right edge,
+// and then lets it run off the left one (a phone's rung near the right: "oncurrent sequences").
+const TOOLTIP_MARGIN_PX = 4;
+
+function keepOnScreen(box) {
+  if (!box || !box.classList.contains("visible")) return;
+  const { left, right } = box.getBoundingClientRect();
+  const room = document.documentElement.clientWidth - TOOLTIP_MARGIN_PX;
+  const shift = left < TOOLTIP_MARGIN_PX ? TOOLTIP_MARGIN_PX - left : right > room ? room - right : 0;
+  if (shift) box.style.left = `${parseFloat(box.style.left || "0") + shift}px`;
 }
 
 // A running Vega view of `spec` (a Vega spec) in `host`, drawn once: SVG, with hover and HTML
