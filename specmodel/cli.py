@@ -80,8 +80,12 @@ def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> Non
 def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
     for name, f in FIELDS.items():
         how = "comma list or start:stop[:step]" if f.kind in ("int", "float") else "comma list"
+        default = f.default
+        if name == "alpha":
+            # the site's one α for every drafter: a product over drafters keeps one α axis
+            default = f"{f.default}, for every drafter; evaluate's default is the drafter's typical α"
         parser.add_argument(f.option, dest=name, default=None, metavar="VALUES",
-                            help=f"{f.help}: one value, a {how} (default {f.default})")
+                            help=f"{f.help}: one value, a {how} (default {default})")
 
 
 def _default_drafter(target: str, catalog: Catalog) -> str:
