@@ -179,6 +179,13 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
 FIT_METRICS_FIELDS = ("gpu", "target", "tp", "drafter", "batch", "context", "workload", "cost_model")
 
 
+def nearest_batch(running: float) -> int:
+    """The site's batch size (``FIELDS["batch"].grid``, powers of two) nearest ``running`` on a log
+    scale, ties to the smaller: the page's snap (docs/javascripts/core/url-state.js), so that
+    --site-grid prices the batch the page does (found once: 56 priced by the CLI, 64 by the page)."""
+    return min(FIELDS["batch"].grid, key=lambda b: (abs(math.log(b / running)), b))
+
+
 def _fit_metrics(args, catalog: Catalog) -> str:
     if args.file == "-":
         text = sys.stdin.read()
@@ -200,6 +207,12 @@ def _fit_metrics(args, catalog: Catalog) -> str:
             values["batch"] = max(1, round(reading.running_requests))
             told = ("vllm:num_requests_running in the scrape" if reading.source.startswith("Prometheus")
                     else "the engine log lines' Running: N reqs (see the note above)")
+            if args.site_grid:
+                # the page prices the grid batch nearest the load, and says so (views/metrics.js)
+                values["batch"] = nearest_batch(reading.running_requests)
+                if values["batch"] != reading.running_requests:
+                    told += (f"; {reading.running_requests:g} running requests: the simulation's nearest batch size "
+                             f"is {values['batch']}, as the page snaps it")
             notes.append(f"batch {values['batch']}: {told}; --batch sets it")
         else:
             values["batch"] = FIELDS["batch"].default
@@ -374,7 +387,8 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
         default = None if name in ("drafter", "batch") else f.default
         fm.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
                         help=f"{f.help}{choices}; default {default if default is not None else 'from the text, else ' + str(f.default)}")
-    fm.add_argument("--site-grid", action="store_true", help="fit α on the site's grid (steps of 0.05), as the page does")
+    fm.add_argument("--site-grid", action="store_true", help="fit α on the site's grid (steps of 0.05) and snap the running requests to "
+                    "the site's nearest batch size, as the page does")
     fm.add_argument("--json", action="store_true", help="one JSON object: reading, fit, advice")
     sub.add_parser("catalog", help="every GPU, model, drafter and engine constant, with its figures and source")
     val = sub.add_parser("validate", help="every cost model against every measurement")

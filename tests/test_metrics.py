@@ -19,7 +19,10 @@ from specmodel import FIELDS, State, evaluate
 from specmodel.acceptance import ACCEPTANCE_SHAPES, per_position_acceptance
 from specmodel.metrics import MetricsInputError, advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
+from specmodel.cli import nearest_batch
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, ImpossibleMetricsError
+from specmodel.metrics.report import BESIDE_ONE_EXTRA, times
+from generator import formats
 from specmodel.vllm import engine_log_line, engine_log_window
 
 DATA = Path(__file__).parent / "data" / "metrics"
@@ -266,7 +269,8 @@ def test_a_fit_no_shape_can_reach_is_called_poor():
     assert fit.poor and fit.residual > 0.1
     assert not fit_acceptance(parse_metrics((DATA / "v1-ngram.log").read_text())).poor
     out = _cli("-", stdin=line)
-    assert out.returncode == 0 and "no acceptance shape describes these numbers well" in out.stdout
+    # from one number the misfit is that no α reaches it, not the shape (the line gives none)
+    assert out.returncode == 0 and "no α gives acceptance falling this mean acceptance length at γ = 4" in out.stdout
 
 
 def test_the_best_gamma_of_a_load_where_none_pays_is_said_to_be_slower():
@@ -335,3 +339,59 @@ def test_a_load_that_does_not_fit_in_memory_gets_no_gamma():
     rows = [ln.split() for ln in out.stdout.splitlines() if ln.rstrip().endswith((" yes", " no"))]
     assert rows and all((r[4] == "–") == (r[5] == "no") for r in rows), rows
     assert "no --speculative-config: at batch 1024 the weights and KV caches do not fit" in out.stdout
+
+
+def test_a_line_leaving_out_the_bonus_shows_what_it_prints_and_labels_what_is_derived():
+    """Found by a cold read: a line printing 2.61 was shown as "mean acceptance length 3.610" and
+    "drafts 617" (numbers the text never prints), and quoted as printing 3.61."""
+    out = _cli(str(DATA / "v1-three-means.log"))
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "mean acceptance length as printed 2.61;" in text
+    assert "mean acceptance length (derived: the printed 2.61 + 1 for the bonus token) 3.610" in text
+    assert "; mean acceptance length 3.610" not in text
+    assert "drafts (derived: accepted / the printed mean acceptance length) 617," in text
+    assert "The line prints a mean acceptance length of 2.61 (3.61 with 1 added for the bonus token it leaves out)" in text
+    three = [line for line in text.splitlines() if "three means disagree" in line]
+    assert len(three) == 1 and all(x in three[0] for x in ("3.61", "3.46", "3.68")), three
+    # a line whose three means agree says nothing of the kind
+    assert "three means" not in _cli(str(DATA / "v1-ngram.log")).stdout
+
+
+def test_a_one_number_fit_says_the_grid_limits_it_not_the_shape():
+    """Found by a cold read: a V0 line (one mean length) fitted 0.076 from α = 0.90 on the site's
+    grid was called "no acceptance shape describes these numbers well"."""
+    reading = parse_metrics((DATA / "v0.log").read_text())
+    fit = fit_acceptance(reading, FIELDS["alpha"].grid)
+    assert fit.residual > 0.05 and not fit.poor and fit.grid_limited
+    out = _cli(str(DATA / "v0.log"), "--site-grid").stdout
+    assert "α = 0.9 is the closest α on the grid: its step limits the match; one number cannot tell shapes apart" in out
+    assert "no acceptance shape describes" not in out
+    # finer α: nothing to say
+    assert "closest α on the grid" not in _cli(str(DATA / "v0.log")).stdout
+
+
+ENGINE = ("(APIServer pid=1) INFO 05-01 12:00:{s} [loggers.py:111] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
+          "Avg generation throughput: 1900.0 tokens/s, Running: {n} reqs, Waiting: 0 reqs, GPU KV cache usage: 20.0%, "
+          "Prefix cache hit rate: 0.0%\n")
+TWO_LOADS = (ENGINE.format(s="00", n=48) + ENGINE.format(s="10", n=64)
+             + (DATA / "v1-ngram.log").read_text().strip() + "\n")
+
+
+def test_site_grid_snaps_the_running_requests_to_the_pages_batch():
+    """Found by a cold read: --site-grid fitted "as the page does" but priced 56 running requests
+    where the page prices (and says) 64."""
+    assert nearest_batch(56) == 64 and nearest_batch(45) == 32 and nearest_batch(48) == 64 and nearest_batch(3) == 4
+    site = json.loads(_cli("-", "--site-grid", "--json", stdin=TWO_LOADS).stdout)
+    assert site["advice"]["state"]["batch"] == 64
+    assert any("56 running requests: the simulation's nearest batch size is 64, as the page snaps it" in n
+               for n in site["notes"]), site["notes"]
+    assert json.loads(_cli("-", "--json", stdin=TWO_LOADS).stdout)["advice"]["state"]["batch"] == 56
+    assert "snap the running requests to the site's nearest batch size" in " ".join(_cli("--help").stdout.split())
+
+
+@pytest.mark.parametrize("x", [0.999, 1.003, 0.99951, 1.0, 0.9999999, 1.23456, 0.5, 2.005, 1.00004])
+def test_the_command_line_writes_a_speedup_as_the_page_does(x):
+    """Found by a cold read: fit-metrics printed "1.00×" where the page writes "0.999×"."""
+    assert BESIDE_ONE_EXTRA == formats.BESIDE_ONE_EXTRA
+    assert times(x) == formats.format_value("times", x)

@@ -24,6 +24,9 @@ MEAN_LENGTH = "mean acceptance length"
 # Above these residuals no shape describes the text well, and the answer says so: an RMS of 0.05
 # over per-position rates printed to 3 decimals, or 0.1 tokens of mean acceptance length.
 POOR_FIT = {PER_POSITION: 0.05, MEAN_LENGTH: 0.1}
+# A one-number fit further than this from the text's mean (printed to two decimals) says that
+# the α grid's step limits it.
+GRID_NOTE_RESIDUAL = 0.005
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,9 @@ class AcceptanceFit:
 
     ``residual``: RMS of per-position rates (basis PER_POSITION) or |Δ mean acceptance length|
     (basis MEAN_LENGTH). ``residuals``: the best residual of each shape tried, by shape name.
+    ``out_of_range`` (basis MEAN_LENGTH): the text's mean lies beyond what the shape gives at any α
+    tried; else a one-number fit's residual is only the α grid's step, no sign of a wrong shape
+    (found once: "no acceptance shape describes these numbers well" for a V0 line 0.076 from α = 0.9).
     """
 
     shape: str
@@ -42,14 +48,21 @@ class AcceptanceFit:
     basis: str
     fitted_per_position: tuple[float, ...]
     fitted_mean_acceptance_length: float
+    out_of_range: bool = False
 
     @property
     def poor(self) -> bool:
-        """No shape describes the text well (residual above POOR_FIT for the basis)."""
-        return self.residual > POOR_FIT[self.basis]
+        """No shape describes the text well (residual above POOR_FIT for the basis; from one
+        number, only where no α reaches it)."""
+        return self.residual > POOR_FIT[self.basis] and (self.basis == PER_POSITION or self.out_of_range)
+
+    @property
+    def grid_limited(self) -> bool:
+        """A one-number fit whose residual is the step between the α tried, not a misfit."""
+        return self.basis == MEAN_LENGTH and not self.out_of_range and self.residual > GRID_NOTE_RESIDUAL
 
     def as_dict(self) -> dict:
-        return {"poor": self.poor, "shape": self.shape, "alpha": self.alpha, "gamma": self.gamma, "residual": self.residual,
+        return {"poor": self.poor, "out_of_range": self.out_of_range, "shape": self.shape, "alpha": self.alpha, "gamma": self.gamma, "residual": self.residual,
                 "residuals": dict(self.residuals), "basis": self.basis,
                 "fitted_per_position": list(self.fitted_per_position),
                 "fitted_mean_acceptance_length": self.fitted_mean_acceptance_length}
@@ -81,12 +94,14 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
         model = mean_acceptance_length(gamma, a, FALLING, gamma)
         gap = np.abs(model - reading.mean_acceptance_length)
         i = int(np.argmin(gap))
-        return _fit(FALLING, float(a[i]), gamma, float(gap[i]), {FALLING: float(gap[i])}, MEAN_LENGTH)
+        beyond = not model.min() <= reading.mean_acceptance_length <= model.max()
+        return _fit(FALLING, float(a[i]), gamma, float(gap[i]), {FALLING: float(gap[i])}, MEAN_LENGTH, bool(beyond))
     missing = " ".join(reading.notes[-1:]) or "The text gives no mean acceptance length."
     raise MetricsInputError(f"the {reading.source} text cannot be fitted: {missing.rstrip('.')}")
 
 
-def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, basis: str) -> AcceptanceFit:
+def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, basis: str,
+         out_of_range: bool = False) -> AcceptanceFit:
     per_pos = per_position_acceptance(gamma, alpha, shape, gamma)
     return AcceptanceFit(shape, alpha, gamma, residual, residuals, basis, tuple(float(p) for p in per_pos),
-                         float(1 + per_pos.sum()))
+                         float(1 + per_pos.sum()), out_of_range)

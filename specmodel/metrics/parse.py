@@ -168,7 +168,11 @@ class Reading:
     num_speculative_tokens as far as it can be told (the number of per-position rates, V0's
     "Number of speculative tokens", or drafted tokens per draft). ``per_position_acceptance`` are
     vLLM's unconditional per-position rates, position 1 first. ``notes`` say what was assumed
-    and what is missing, one sentence each.
+    and what is missing, one sentence each. ``printed_mean_acceptance_length``: the mean one vLLM
+    V1 line prints, as it prints it (without the bonus token where the line leaves it out), so that
+    what the text says is shown beside what was made of it. ``derived``: how each count or mean the
+    text does not print was worked out, by field name (found once: "drafts 617" and "mean acceptance
+    length 3.610" shown as the text's, for a line printing neither).
     """
 
     source: str
@@ -182,6 +186,8 @@ class Reading:
     running_requests: float | None = None
     v0_draft_acceptance_rate: float | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    printed_mean_acceptance_length: float | None = None
+    derived: dict = field(default_factory=dict)
 
     @property
     def draft_acceptance_rate(self) -> float | None:
@@ -196,7 +202,8 @@ class Reading:
                 "mean_acceptance_length": self.mean_acceptance_length,
                 "per_position_acceptance": list(self.per_position_acceptance) if self.per_position_acceptance else None,
                 "running_requests": self.running_requests, "draft_acceptance_rate": self.draft_acceptance_rate,
-                "v0_draft_acceptance_rate": self.v0_draft_acceptance_rate, "notes": list(self.notes)}
+                "v0_draft_acceptance_rate": self.v0_draft_acceptance_rate, "notes": list(self.notes),
+                "printed_mean_acceptance_length": self.printed_mean_acceptance_length, "derived": dict(self.derived)}
 
 
 # --- vLLM V1 log lines ------------------------------------------------------------------------
@@ -254,10 +261,13 @@ def _check_v1(x: dict) -> None:
 MEAN_PRINT_TOLERANCE = 0.01
 
 
-def _mean_disagrees(gaps: list[float], lines: int, k: int, uneven: bool, printed: float, counted: float) -> str:
-    """The note for lines whose printed mean acceptance length is not 1 + accepted / (drafted / k)."""
+def _mean_disagrees(gaps: list[float], lines: int, k: int, uneven: bool, printed: float, no_bonus: bool,
+                    counted: float) -> str:
+    """The note for lines whose printed mean acceptance length is not 1 + accepted / (drafted / k);
+    ``printed`` as the line prints it (a cold read found 3.61 quoted for a line printing 2.61)."""
     if lines == 1:
-        text = (f"The line prints a mean acceptance length of {printed:.2f}, but its token counts give "
+        added = f" ({printed + 1:.2f} with 1 added for the bonus token it leaves out)" if no_bonus else ""
+        text = (f"The line prints a mean acceptance length of {printed:.2f}{added}, but its token counts give "
                 f"{counted:.2f} (1 + accepted / (drafted / {k})); the printed one is read, as vLLM divides by "
                 "its own count of drafts.")
     else:
@@ -267,6 +277,28 @@ def _mean_disagrees(gaps: list[float], lines: int, k: int, uneven: bool, printed
         text += f" The drafted tokens are not a multiple of {k}: some drafts were shorter than {k} positions"
         text += "." if lines == 1 else ", so the number of drafts, and the mean read here, are estimates."
     return text + " The fit uses the per-position rates, not either mean."
+
+
+def _three_means(x: dict, k: int, no_bonus: bool) -> str | None:
+    """One line's printed mean (+ 1 where it leaves out the bonus token), 1 + the sum of its rates
+    and its counts' mean, where they disagree by more than the printing rounds (two decimals for
+    the mean, three for each rate): one sentence naming the three, else None."""
+    if x["mean"] is None or x["accepted"] is None or not x["drafted"]:
+        return None
+    printed = x["mean"] + no_bonus
+    summed = 1 + sum(0.0 if math.isnan(p) else p for p in x["per_pos"])
+    counted = 1 + x["accepted"] / (x["drafted"] / k)
+    if max(printed, summed, counted) - min(printed, summed, counted) <= MEAN_PRINT_TOLERANCE + 0.0005 * k:
+        return None
+    return (f"The line's three means disagree by more than rounding: the printed mean acceptance length"
+            f"{' + 1 (the bonus token)' if no_bonus else ''} gives {printed:.2f}, 1 + the sum of the per-position rates "
+            f"{summed:.2f}, and the token counts (1 + accepted / (drafted / {k})) {counted:.2f}.")
+
+
+def _printed_mean(used: list[dict]) -> float | None:
+    """The mean acceptance length one line prints (None for several lines, or none printed)."""
+    mean = used[0]["mean"] if len(used) == 1 else None
+    return None if mean is None or math.isnan(mean) else mean
 
 
 def _pool_v1(lines: list[dict]) -> Reading:
@@ -318,20 +350,31 @@ def _pool_v1(lines: list[dict]) -> Reading:
             "The lines count no drafts: nothing was speculated in their interval."]))
     per_pos = tuple(w / drafts_total for w in weighted)
     mean = 1 + accepted_total / drafts_total
+    derived = {"num_drafts": f"drafted tokens / {k}", "mean_acceptance_length": "1 + accepted / drafts"}
     if len(used) > 1:
         notes.append(f"{len(used)} lines were pooled, each weighted by its number of drafts (drafted tokens / {k}).")
     if gaps:
         printed = used[0]["mean"] + no_bonus
-        notes.append(_mean_disagrees(gaps, len(used), k, uneven, printed, mean))
+        notes.append(_mean_disagrees(gaps, len(used), k, uneven, used[0]["mean"], no_bonus, mean))
         if len(used) == 1 and printed > 1 and used[0]["accepted"] is not None:
             # vLLM divides by its own count of drafts: one line's printed mean is the better one
             mean, drafts_total = printed, accepted_total / (printed - 1)
+            derived["num_drafts"] = ("accepted / the printed mean acceptance length" if no_bonus
+                                     else "accepted / (the printed mean acceptance length − 1)")
+            derived["mean_acceptance_length"] = f"the printed {used[0]['mean']:.2f} + 1 for the bonus token" \
+                if no_bonus else None
+    three = _three_means(used[0], k, no_bonus) if len(used) == 1 else None
+    if three:
+        notes.append(three)
+    derived = {key: how for key, how in derived.items() if how}
     # Lines without token counts were weighted as one draft each: counts made up for them are not shown.
     counted = all(x["accepted"] is not None and x["drafted"] is not None for x in used)
     return Reading("vLLM V1 log", len(lines), gamma=k, num_drafts=drafts_total if counted else None,
                    num_draft_tokens=drafted_total if counted else None,
                    num_accepted_tokens=accepted_total if counted else None, mean_acceptance_length=mean,
-                   per_position_acceptance=per_pos, notes=tuple(notes))
+                   per_position_acceptance=per_pos, notes=tuple(notes),
+                   printed_mean_acceptance_length=_printed_mean(used),
+                   derived=derived if counted else {"mean_acceptance_length": "1 + the sum of the per-position rates"})
 
 
 # --- vLLM V0 log lines ------------------------------------------------------------------------
@@ -393,7 +436,9 @@ def _read_v0(lines: list[dict]) -> Reading:
                  "rejection: an estimate of α averaged over positions, not the share of drafts accepted.")
     return Reading("vLLM V0 log", len(lines), gamma=k, num_drafts=drafts, num_draft_tokens=drafted,
                    num_accepted_tokens=emitted - drafts, mean_acceptance_length=mean,
-                   v0_draft_acceptance_rate=last["rate"], notes=tuple(notes))
+                   v0_draft_acceptance_rate=last["rate"], notes=tuple(notes),
+                   derived={"num_drafts": "draft tokens / γ", "num_accepted_tokens": "emitted tokens − drafts",
+                            "mean_acceptance_length": "emitted tokens / drafts"})
 
 
 # --- llama-server lines -----------------------------------------------------------------------
@@ -452,7 +497,8 @@ def _read_llama(lines: list[str]) -> Reading:
         notes.append(f"{len(requests)} requests were pooled, each weighted by its verify passes.")
     return Reading("llama-server log", len(requests), gamma=gamma, num_drafts=drafts_total, num_draft_tokens=drafted,
                    num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
-                   notes=tuple(notes))
+                   notes=tuple(notes), derived={"num_drafts": "accepted / (mean len − 1), summed over requests",
+                                                "mean_acceptance_length": "1 + accepted / drafts"})
 
 
 # --- Prometheus text format -------------------------------------------------------------------
@@ -614,7 +660,8 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     mean = 1 + accepted / drafts if accepted is not None else None
     return Reading(source, len(scrapes), gamma=gamma, num_drafts=drafts, num_draft_tokens=drafted,
                    num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
-                   running_requests=running, notes=tuple(notes))
+                   running_requests=running, notes=tuple(notes),
+                   derived={"mean_acceptance_length": "1 + accepted / drafts"} if mean is not None else {})
 
 
 # --- vLLM engine-stats lines ------------------------------------------------------------------

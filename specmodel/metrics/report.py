@@ -9,11 +9,26 @@ from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
 from .fit import AcceptanceFit, PER_POSITION
-from .parse import Reading
+from .parse import Reading, _shown
 
 
 # Where no γ beats plain decoding at the reader's load (the page's SPECULATION_OFF, views/metrics.js).
 SPECULATION_OFF = "speculation off is best there"
+
+
+# A speedup that rounds to 1 but is not 1 gets up to this many more decimals: the page's "times"
+# format (generator/formats.py BESIDE_ONE_EXTRA, docs/javascripts/core/format.js).
+BESIDE_ONE_EXTRA = 4
+
+
+def times(x: float, decimals: int = 2) -> str:
+    """A speedup as the page writes it: ``decimals`` decimals and "×", more where it would read
+    as 1 but is not (found once: "1.00×" here for the page's "0.999×", hiding a loss)."""
+    places = decimals
+    if x != 1 and float(f"{x:.{decimals}f}") == 1:
+        places = next((more for more in range(decimals + 1, decimals + BESIDE_ONE_EXTRA + 1)
+                       if float(f"{x:.{more}f}") != 1), decimals)
+    return f"{x:.{places}f}×"
 
 
 def _count(x: float | None) -> str:
@@ -32,22 +47,42 @@ def listed_rates(rates, listed: int = LISTED_POSITIONS) -> str:
     return shown + (f", … {len(rates) - listed} more" if len(rates) > listed else "")
 
 
+def _derived(reading: Reading, key: str) -> str:
+    """" (derived: how)" after a value the text does not print, as the page labels it."""
+    how = reading.derived.get(key)
+    return f" (derived: {how})" if how else ""
+
+
+def mean_parts(reading: Reading) -> list[str]:
+    """The mean acceptance length as the text prints it, then (labelled derived) the one read from
+    it where that is another number: a cold read found "3.610" shown as the text's for a line
+    printing 2.61."""
+    parts = []
+    printed = reading.printed_mean_acceptance_length
+    if printed is not None:
+        parts.append(f"mean acceptance length as printed {_shown(printed)}")
+    if reading.mean_acceptance_length is not None and (printed is None or reading.derived.get("mean_acceptance_length")):
+        parts.append(f"mean acceptance length{_derived(reading, 'mean_acceptance_length')} "
+                     f"{reading.mean_acceptance_length:.3f}")
+    return parts
+
+
 def reading_lines(reading: Reading) -> list[str]:
     """What was read, one line (then the counts and the notes, indented), as the page's "What the
     text says"."""
     parts = [f"read: {reading.source}, {reading.records} record{'s' if reading.records != 1 else ''}"]
     if reading.gamma:
         parts.append(f"γ = {reading.gamma}")
-    if reading.mean_acceptance_length is not None:
-        parts.append(f"mean acceptance length {reading.mean_acceptance_length:.3f}")
+    parts += mean_parts(reading)
     if reading.per_position_acceptance:
         parts.append("per-position " + listed_rates(reading.per_position_acceptance))
     if reading.running_requests is not None:
         parts.append(f"running requests {reading.running_requests:g}")
     lines = ["; ".join(parts)]
     if reading.num_drafts is not None:
-        lines.append(f"  drafts {_count(reading.num_drafts)}, draft tokens {_count(reading.num_draft_tokens)}, "
-                     f"accepted (the accepted prefixes) {_count(reading.num_accepted_tokens)}")
+        lines.append(f"  drafts{_derived(reading, 'num_drafts')} {_count(reading.num_drafts)}, draft tokens "
+                     f"{_count(reading.num_draft_tokens)}, accepted (the accepted prefixes)"
+                     f"{_derived(reading, 'num_accepted_tokens')} {_count(reading.num_accepted_tokens)}")
     return lines + [f"  note: {n}" for n in reading.notes]
 
 
@@ -55,10 +90,21 @@ def fit_line(fit: AcceptanceFit) -> str:
     others = ", ".join(f"{s} {r:.3f}" for s, r in fit.residuals.items() if s != fit.shape)
     unit = "RMS over positions" if fit.basis == PER_POSITION else "in mean acceptance length"
     tail = f" (other shapes: {others})" if others else " (one length cannot tell the shapes apart; assumed falling)"
-    poor = ("\n  note: no acceptance shape describes these numbers well: the advice is only as good as this fit"
-            if fit.poor else "")
     return (f"fit: acceptance {fit.shape}, α = {fit.alpha:.4g}, γ = {fit.gamma}, residual {fit.residual:.3f} {unit}"
-            f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}{poor}")
+            f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}{_fit_note(fit)}")
+
+
+def _fit_note(fit: AcceptanceFit) -> str:
+    """What limits the fit, as the page's fit paragraph says it (views/metrics.js fitLimit)."""
+    if fit.grid_limited:
+        return (f"\n  note: α = {fit.alpha:.4g} is the closest α on the grid: its step limits the match; one number "
+                "cannot tell shapes apart")
+    if fit.poor and fit.out_of_range:
+        return (f"\n  note: no α gives acceptance {fit.shape} this mean acceptance length at γ = {fit.gamma}: "
+                "the advice is only as good as this fit")
+    if fit.poor:
+        return "\n  note: no acceptance shape describes these numbers well: the advice is only as good as this fit"
+    return ""
 
 
 def advice_text(advice: Advice, catalog: Catalog) -> str:
@@ -68,8 +114,8 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
     gpus = catalog.gpu_group(s.gpu, s.tp).label
     lines = [f"predictions of the {s.cost_model} cost model, not measurements: {catalog.targets[s.target].label} on "
              f"{gpus}, drafter {s.drafter}, batch {s.batch}, context {s.context}, {s.workload}",
-             f"  speedup at γ = {s.gamma}: {advice.speedup:.2f}×",
-             f"  best γ at batch {s.batch}: {advice.best_gamma} ({advice.best_speedup:.2f}×)"
+             f"  speedup at γ = {s.gamma}: {times(advice.speedup)}",
+             f"  best γ at batch {s.batch}: {advice.best_gamma} ({times(advice.best_speedup)})"
              # where none beats plain decoding, said as the page says it (views/metrics.js)
              + (f", slower than plain decoding: {SPECULATION_OFF}" if advice.recommended_gamma == 0 else "")]
     if advice.largest_fitting_batch is None:
@@ -94,8 +140,8 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
     for row in advice.schedule:
         # no γ for a load that does not fit, as on the page
         use = "–" if row["recommended_gamma"] is None else row["recommended_gamma"]
-        lines.append(f"  {row['batch']:>6}  {row['best_gamma']:>6}  {row['best_speedup']:>7.2f}×  "
-                     f"{row['speedup_at_fitted_gamma']:>7.2f}×  {use:>5}  "
+        lines.append(f"  {row['batch']:>6}  {row['best_gamma']:>6}  {times(row['best_speedup']):>8}  "
+                     f"{times(row['speedup_at_fitted_gamma']):>8}  {use:>5}  "
                      f"{'yes' if row['fits_in_memory'] else 'no'}")
     if advice.speculative_config:
         lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.speculative_config)}'")

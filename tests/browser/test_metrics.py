@@ -92,8 +92,9 @@ def test_the_page_reads_and_fits_each_text_as_the_command_line_does(modules_page
     for key in ("source", "records", "gamma"):
         assert page_reading[key] == getattr(reading, key), key
     assert page_reading["notes"] == list(reading.notes)
+    assert page_reading["derived"] == reading.derived
     for key in ("num_drafts", "num_draft_tokens", "num_accepted_tokens", "mean_acceptance_length", "running_requests",
-                "v0_draft_acceptance_rate"):
+                "v0_draft_acceptance_rate", "printed_mean_acceptance_length"):
         want = getattr(reading, key)
         assert (page_reading[key] is None) == (want is None), key
         if want is not None:
@@ -105,6 +106,7 @@ def test_the_page_reads_and_fits_each_text_as_the_command_line_does(modules_page
     assert (page_fit["shape"], page_fit["alpha"], page_fit["gamma"], page_fit["basis"]) == \
         (fit.shape, fit.alpha, fit.gamma, fit.basis)
     assert page_fit["residual"] == pytest.approx(fit.residual, abs=1e-8)
+    assert page_fit["out_of_range"] == fit.out_of_range
     assert page_fit["residuals"] == pytest.approx(fit.residuals, abs=1e-8)
 
 
@@ -225,8 +227,11 @@ def test_another_configuration_keeps_the_fit_where_its_data_allow_and_says_where
         Reading(**{**reading.__dict__, "per_position_acceptance": reading.per_position_acceptance}), [a]).residuals["falling"])
     assert f"alpha={falling_alpha:g}" in current_query(home) and "acceptance=" not in current_query(home)
     assert "H200" in home.locator("[data-metrics-answer] p").first.inner_text()
-    # the announced summary was about the state the read set: it does not stay on screen, stale
-    assert home.locator("[data-metrics-status]").inner_text() == ""
+    # the announced answer was about the state the read set: it goes, but what was read stays
+    # (found once: the status emptied by any change under "Your deployment")
+    status = home.locator("[data-metrics-status]").inner_text()
+    assert status.startswith("Read vLLM V1 log: γ = 3") and "Predicted for" not in status, status
+    assert status.endswith("The answer below is for the settings now shown."), status
 
 
 def test_the_summary_names_the_shape_it_prices_where_the_settings_lack_the_best_fits(home):
@@ -430,4 +435,86 @@ def test_a_load_that_does_not_fit_in_memory_gets_no_gamma(home):
     assert "For 1,024 sequences:" not in answer
     cli = _cli("--drafter", "ngram", "--batch", "1024", stdin=(DATA / "v1-ngram.log").read_text())
     assert cli["advice"]["speculative_config"] is None
+    _check_answer_against_cli(home, cli)
+
+
+def _paste(page, text: str) -> str:
+    page.fill("#spec-metrics-text", text)
+    page.click("[data-metrics-form] button[type=submit]")
+    return _wait_read(page)
+
+
+def _reading_rows(page) -> dict:
+    return dict(page.eval_on_selector_all(
+        "[data-metrics-reading] div", "divs => divs.map(d => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])"))
+
+
+def test_what_the_text_says_is_what_it_prints_and_derived_values_say_so(home):
+    """Found by a cold read: a line printing a mean acceptance length of 2.61 (without the bonus
+    token) was shown as "mean acceptance length 3.610" and "drafts 617", and quoted as printing 3.61."""
+    _paste(home, (DATA / "v1-three-means.log").read_text())
+    rows = _reading_rows(home)
+    assert rows["mean acceptance length, as printed"] == "2.61", rows
+    assert rows["mean acceptance length (derived: the printed 2.61 + 1 for the bonus token)"] == "3.610", rows
+    assert "mean acceptance length" not in rows
+    assert rows["drafts (derived: accepted / the printed mean acceptance length) · draft tokens · accepted (prefixes)"] \
+        == "617 · 2,400 · 1,610", rows
+    notes = home.locator("[data-metrics-notes] li").all_inner_texts()
+    assert any("prints a mean acceptance length of 2.61 (3.61 with 1 added for the bonus token" in n for n in notes)
+    three = [n for n in notes if "three means disagree" in n]
+    assert len(three) == 1 and all(x in three[0] for x in ("3.61", "3.46", "3.68")), notes
+    # the command line says the same words (its report's notes are the reading's)
+    cli = subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", str(DATA / "v1-three-means.log")],
+                         capture_output=True, text=True, check=True).stdout
+    assert all(n in cli for n in notes)
+
+
+def test_a_one_number_fit_says_the_grid_limits_it_not_the_shape(home):
+    """Found by a cold read: a V0 line fitted 0.076 from α = 0.90 was called "No acceptance shape
+    describes these numbers well"."""
+    _paste(home, (DATA / "v0.log").read_text())
+    fit = home.locator("[data-metrics-fit]").inner_text()
+    assert "α = 0.90 is the closest α on the grid: its step limits the match; one number cannot tell shapes apart." in fit
+    assert "No acceptance shape" not in fit
+
+
+def test_the_status_names_the_fit_the_predictions_use(home):
+    """Found by a cold read: "Best fit: acceptance rising … α = 0.50; the predictions use its mean
+    acceptance length, 2.18" on a configuration holding falling acceptance only, 2.18 being the
+    falling fit's."""
+    home.goto("/?gpu=h200&target=qwen3-14b")
+    wait_rendered(home, "?gpu=h200&target=qwen3-14b")
+    home.click("[data-action=metrics-example]")
+    status = _wait_read(home)
+    labels = manifest()["labels"]["acceptance"]
+    alpha = float(dict(p.split("=") for p in current_query(home).lstrip("?").split("&"))["alpha"])
+    assert f"Best fit: acceptance {labels['rising']}, α = 0.50 on the simulation's grid, which these settings do not " \
+           f"offer: the predictions use acceptance {labels['falling']}, α = {alpha:.2f}, whose mean acceptance length is " \
+           in status, status
+    assert "the predictions use its mean acceptance length" not in status
+
+
+def test_a_change_under_your_deployment_keeps_what_was_read_in_the_status(home):
+    home.click("[data-action=metrics-example]")
+    _wait_read(home)
+    home.select_option("#metrics-batch", label="256")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.includes('settings now shown')")
+    status = home.locator("[data-metrics-status]").inner_text()
+    assert status.startswith("Read vLLM V1 log: γ = 3, mean acceptance length 2.16. Best fit: acceptance"), status
+
+
+ENGINE = ("(APIServer pid=1) INFO 05-01 12:00:{s} [loggers.py:111] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
+          "Avg generation throughput: 1900.0 tokens/s, Running: {n} reqs, Waiting: 0 reqs, GPU KV cache usage: 20.0%, "
+          "Prefix cache hit rate: 0.0%\n")
+
+
+def test_the_page_and_site_grid_price_the_same_snapped_batch(home):
+    """Found by a cold read: --site-grid priced 56 running requests where the page priced 64."""
+    text = ENGINE.format(s="00", n=48) + ENGINE.format(s="10", n=64) + (DATA / "v1-ngram.log").read_text()
+    _paste(home, text)
+    cli = _cli(stdin=text)
+    assert cli["advice"]["state"]["batch"] == 64
+    assert "56 running requests: the simulation's nearest batch size is 64." in home.locator("[data-metrics-answer]").inner_text()
+    wait_rendered(home, query_of({**manifest()["defaults"], "batch": 64, "gamma": 3, "alpha": cli["fit"]["alpha"],
+                                  "acceptance": cli["fit"]["shape"]}))
     _check_answer_against_cli(home, cli)

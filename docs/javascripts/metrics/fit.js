@@ -8,8 +8,31 @@ export const MEAN_LENGTH = "mean acceptance length";
 
 export class FitError extends Error {}
 
+// fit.py's GRID_NOTE_RESIDUAL: a one-number fit further than this from the text's mean (printed
+// to two decimals) says that the α grid's step limits it.
+export const GRID_NOTE_RESIDUAL = 0.005;
+
+// What limits a fit, in the command line's words (specmodel/metrics/report.py _fit_note): a
+// one-number fit's residual is the grid's step unless no α reaches the text's mean (found once:
+// "No acceptance shape describes these numbers well" for a V0 line 0.076 from α = 0.90).
+export function fitLimit(fit, poorFit, alphaText) {
+  if (fit.basis === MEAN_LENGTH) {
+    if (!fit.out_of_range) {
+      return fit.residual > GRID_NOTE_RESIDUAL
+        ? `α = ${alphaText} is the closest α on the grid: its step limits the match; one number cannot tell shapes apart`
+        : null;
+    }
+    return fit.residual > poorFit[MEAN_LENGTH]
+      ? `no α gives acceptance ${fit.shape} this mean acceptance length at γ = ${fit.gamma}: the answer is only as good as this fit`
+      : null;
+  }
+  return fit.residual > poorFit[PER_POSITION]
+    ? "no acceptance shape describes these numbers well: the answer is only as good as this fit"
+    : null;
+}
+
 // {shape, alpha, gamma, residual, residuals, alphas, basis, fitted_per_position,
-//  fitted_mean_acceptance_length, measured_mean_acceptance_length, truncated}; alphas: the best α
+//  fitted_mean_acceptance_length, measured_mean_acceptance_length, truncated, out_of_range}; alphas: the best α
 // of each shape tried (a configuration whose data hold fewer shapes uses its own shape's best). A
 // reading with more draft positions than the table holds is fitted on the first ones (the
 // simulation's γ stops there), and `truncated` says how many the text has.
@@ -48,12 +71,16 @@ export function fitOnGrid(reading, table) {
     const gamma = Math.min(reading.gamma, top);
     const shape = table.shapes[0]; // falling, the model's default shape
     let best = null;
-    table.mean_acceptance_length[shape].forEach((row, i) => {
-      const gap = Math.abs(row[gamma - 1] - reading.mean_acceptance_length);
+    const means = table.mean_acceptance_length[shape].map((row) => row[gamma - 1]);
+    means.forEach((m, i) => {
+      const gap = Math.abs(m - reading.mean_acceptance_length);
       if (best === null || gap < best.gap) best = { gap, i };
     });
-    return result(table, shape, best.i, gamma, best.gap, { [shape]: best.gap }, { [shape]: table.alphas[best.i] },
+    const fitted = result(table, shape, best.i, gamma, best.gap, { [shape]: best.gap }, { [shape]: table.alphas[best.i] },
       MEAN_LENGTH, reading, top, gamma < reading.gamma ? null : reading.mean_acceptance_length);
+    // fit.py's out_of_range: beyond every α's mean, the residual is no longer the grid's step
+    const m = reading.mean_acceptance_length;
+    return { ...fitted, out_of_range: !(Math.min(...means) <= m && m <= Math.max(...means)) };
   }
   const missing = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
   throw new FitError(`The ${reading.source} text cannot be fitted: ${missing}`);
@@ -73,5 +100,6 @@ function result(table, shape, i, gamma, residual, residuals, alphas, basis, read
     fitted_mean_acceptance_length: table.mean_acceptance_length[shape][i][gamma - 1],
     measured_mean_acceptance_length: measuredMean,
     truncated: (reading.gamma ?? gamma) > top ? reading.gamma : null,
+    out_of_range: false,
   };
 }

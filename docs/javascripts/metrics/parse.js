@@ -60,7 +60,7 @@ export class BeyondModelError extends ImpossibleMetricsError {}
 
 // A number in a refusal, written as parse.py's _shown writes it (Python's repr: exponents from
 // 1e-4 down and 1e21 up, of two digits at least).
-function shown(x) {
+export function shown(x) {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   if (x !== 0 && Math.abs(x) < 1e-4) return x.toExponential().replace(/e([+-])([0-9])$/, "e$10$2");
@@ -153,6 +153,10 @@ function reading(source, records, fields = {}) {
     running_requests: null,
     v0_draft_acceptance_rate: null,
     notes: [],
+    // parse.py's Reading: the mean one V1 line prints, as printed; how each value the text does not
+    // print was worked out, by field
+    printed_mean_acceptance_length: null,
+    derived: {},
     ...fields,
   };
 }
@@ -209,10 +213,12 @@ function checkV1(x) {
 // vLLM prints the mean acceptance length to two decimals: a larger gap is a real disagreement.
 const MEAN_PRINT_TOLERANCE = 0.01;
 
-// The note for lines whose printed mean acceptance length is not 1 + accepted / (drafted / k).
-function meanDisagrees(gaps, lines, k, uneven, printed, counted) {
+// The note for lines whose printed mean acceptance length is not 1 + accepted / (drafted / k);
+// `printed` as the line prints it (a cold read found 3.61 quoted for a line printing 2.61).
+function meanDisagrees(gaps, lines, k, uneven, printed, noBonus, counted) {
+  const added = noBonus ? ` (${fixed(printed + 1, 2)} with 1 added for the bonus token it leaves out)` : "";
   let text = lines === 1
-    ? `The line prints a mean acceptance length of ${fixed(printed, 2)}, but its token counts give ` +
+    ? `The line prints a mean acceptance length of ${fixed(printed, 2)}${added}, but its token counts give ` +
       `${fixed(counted, 2)} (1 + accepted / (drafted / ${k})); the printed one is read, as vLLM divides by ` +
       "its own count of drafts."
     : `On ${gaps.length} of ${lines} lines the printed mean acceptance length differs from the token ` +
@@ -222,6 +228,26 @@ function meanDisagrees(gaps, lines, k, uneven, printed, counted) {
     text += lines === 1 ? "." : ", so the number of drafts, and the mean read here, are estimates.";
   }
   return text + " The fit uses the per-position rates, not either mean.";
+}
+
+// One line's printed mean (+ 1 where it leaves out the bonus token), 1 + the sum of its rates and
+// its counts' mean, where they disagree by more than the printing rounds (two decimals for the
+// mean, three for each rate): one sentence naming the three, else null (parse.py's _three_means).
+function threeMeans(x, k, noBonus) {
+  if (x.mean === null || x.accepted === null || !x.drafted) return null;
+  const printed = x.mean + (noBonus ? 1 : 0);
+  const summed = 1 + sum(x.per_pos.map((p) => (Number.isNaN(p) ? 0 : p)));
+  const counted = 1 + x.accepted / (x.drafted / k);
+  if (Math.max(printed, summed, counted) - Math.min(printed, summed, counted) <= MEAN_PRINT_TOLERANCE + 0.0005 * k) return null;
+  return "The line's three means disagree by more than rounding: the printed mean acceptance length" +
+    `${noBonus ? " + 1 (the bonus token)" : ""} gives ${fixed(printed, 2)}, 1 + the sum of the per-position rates ` +
+    `${fixed(summed, 2)}, and the token counts (1 + accepted / (drafted / ${k})) ${fixed(counted, 2)}.`;
+}
+
+// The mean acceptance length one line prints (null for several lines, or none printed).
+function printedMean(used) {
+  const mean = used.length === 1 ? used[0].mean : null;
+  return mean === null || Number.isNaN(mean) ? null : mean;
 }
 
 function poolV1(lines) {
@@ -283,15 +309,22 @@ function poolV1(lines) {
   if (used.length > 1) notes.push(`${used.length} lines were pooled, each weighted by its number of drafts (drafted tokens / ${k}).`);
   const perPosition = weighted.map((w) => w / drafts);
   let mean = 1 + accepted / drafts;
+  const derived = { num_drafts: `drafted tokens / ${k}`, mean_acceptance_length: "1 + accepted / drafts" };
   if (gaps.length) {
     const printed = used[0].mean + (noBonus ? 1 : 0);
-    notes.push(meanDisagrees(gaps, used.length, k, uneven, printed, mean));
+    notes.push(meanDisagrees(gaps, used.length, k, uneven, used[0].mean, noBonus, mean));
     if (used.length === 1 && printed > 1 && used[0].accepted !== null) {
       // vLLM divides by its own count of drafts: one line's printed mean is the better one
       mean = printed;
       drafts = accepted / (printed - 1);
+      derived.num_drafts = noBonus ? "accepted / the printed mean acceptance length"
+        : "accepted / (the printed mean acceptance length − 1)";
+      if (noBonus) derived.mean_acceptance_length = `the printed ${fixed(used[0].mean, 2)} + 1 for the bonus token`;
+      else delete derived.mean_acceptance_length;
     }
   }
+  const three = used.length === 1 ? threeMeans(used[0], k, noBonus) : null;
+  if (three) notes.push(three);
   // Lines without token counts were weighted as one draft each: counts made up for them are not shown.
   const counted = used.every((x) => x.accepted !== null && x.drafted !== null);
   return reading("vLLM V1 log", lines.length, {
@@ -302,6 +335,8 @@ function poolV1(lines) {
     mean_acceptance_length: mean,
     per_position_acceptance: perPosition,
     notes,
+    printed_mean_acceptance_length: printedMean(used),
+    derived: counted ? derived : { mean_acceptance_length: "1 + the sum of the per-position rates" },
   });
 }
 
@@ -375,6 +410,7 @@ function readV0(lines) {
     mean_acceptance_length: emitted / drafts,
     v0_draft_acceptance_rate: last.rate,
     notes,
+    derived: { num_drafts: "draft tokens / γ", num_accepted_tokens: "emitted tokens − drafts", mean_acceptance_length: "emitted tokens / drafts" },
   });
 }
 
@@ -443,6 +479,7 @@ function readLlama(lines) {
     mean_acceptance_length: mean,
     per_position_acceptance: perPos,
     notes,
+    derived: { num_drafts: "accepted / (mean len − 1), summed over requests", mean_acceptance_length: "1 + accepted / drafts" },
   });
 }
 
@@ -633,6 +670,7 @@ function readPrometheus(lines) {
     per_position_acceptance: positions.length ? positions.map(([, v]) => v / drafts) : null,
     running_requests: running,
     notes,
+    derived: accepted !== null ? { mean_acceptance_length: "1 + accepted / drafts" } : {},
   });
 }
 

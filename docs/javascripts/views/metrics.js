@@ -5,8 +5,8 @@
 import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
 import { availableValues, sameState, snap } from "../core/url-state.js";
-import { FitError, PER_POSITION, fitOnGrid } from "../metrics/fit.js";
-import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, parseMetrics } from "../metrics/parse.js";
+import { FitError, PER_POSITION, fitLimit, fitOnGrid } from "../metrics/fit.js";
+import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
 import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
 import { fitWideTables } from "./wide-tables.js";
@@ -51,6 +51,13 @@ export function batchSchedule(batches, gammas) {
   return ranges;
 }
 
+// " (derived: how)" after a value the text does not print, as the command line labels it
+// (specmodel/metrics/report.py _derived).
+export function derivedLabel(reading, key) {
+  const how = reading.derived?.[key];
+  return how ? ` (derived: ${how})` : "";
+}
+
 // The first `listed` per-position rates, then "… N more" (a text can list hundreds); the command
 // line lists them the same way (specmodel/metrics/report.py listed_rates).
 export function listedRates(rates, listed) {
@@ -92,6 +99,15 @@ export function bestThere(row) {
 const GRID = "the simulation's grid, in steps of 0.05";
 const GRID_CLI = "specmodel fit-metrics fits it finer, or on this grid with --site-grid";
 
+// A clause of fitLimit as a sentence of its own, the shape named by its label (the command line
+// names it by its key).
+function sentence(clause, labels) {
+  if (!clause) return "";
+  const named = Object.entries(labels).reduce((text, [key, label]) => text.replace(`acceptance ${key} `, `acceptance ${label} `), clause);
+  // a Latin first letter only: "α = 0.90 …" stays α, not "Α"
+  return ` ${named.replace(/^[a-z]/, (c) => c.toUpperCase())}.`;
+}
+
 function flagObject(flag) {
   // Our own build's text: --speculative-config '{…}'
   return JSON.parse(flag.slice(flag.indexOf("'") + 1, flag.lastIndexOf("'")));
@@ -119,8 +135,13 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const dl = root.querySelector("[data-metrics-reading]");
     const rows = [["read from", `${reading.source}, ${reading.records} record${reading.records === 1 ? "" : "s"}`]];
     if (reading.gamma) rows.push(["draft positions, γ", String(reading.gamma)]);
-    if (reading.mean_acceptance_length !== null) {
-      rows.push([fit?.truncated ? `mean acceptance length, all ${fit.truncated} positions` : "mean acceptance length",
+    // the mean as the text prints it, then the one read from it where that is another number,
+    // labelled derived (found once: "3.610" shown as the text's for a line printing 2.61)
+    const printed = reading.printed_mean_acceptance_length;
+    const meanHow = reading.derived.mean_acceptance_length;
+    if (printed !== null) rows.push(["mean acceptance length, as printed", printedNumber(printed)]);
+    if (reading.mean_acceptance_length !== null && (printed === null || meanHow)) {
+      rows.push([(fit?.truncated ? `mean acceptance length, all ${fit.truncated} positions` : "mean acceptance length") + derivedLabel(reading, "mean_acceptance_length"),
         fixed(reading.mean_acceptance_length, 3)]);
     }
     if (fit?.truncated) {
@@ -132,7 +153,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       rows.push(["per-position acceptance", listedRates(reading.per_position_acceptance, Math.max(...manifest.axes.gamma))]);
     }
     if (reading.num_drafts !== null) {
-      rows.push(["drafts · draft tokens · accepted (prefixes)", `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
+      rows.push([`drafts${derivedLabel(reading, "num_drafts")} · draft tokens · accepted (prefixes)${derivedLabel(reading, "num_accepted_tokens")}`, `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
     }
     if (reading.v0_draft_acceptance_rate !== null) rows.push(["V0 draft acceptance rate", fixed(reading.v0_draft_acceptance_rate, 3)]);
     if (reading.running_requests !== null) rows.push(["running requests", String(reading.running_requests)]);
@@ -157,9 +178,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
         ? " The shape with the smallest residual wins."
         : " Without per-position rates one length cannot tell the shapes apart: the fit assumes the model's default, falling.") +
       (fit.truncated ? ` The text has ${fit.truncated} positions; the simulation drafts at most ${fit.gamma}, so the fit uses the first ${fit.gamma}.` : "") +
-      (fit.residual > manifest.acceptance_table.poor_fit[fit.basis]
-        ? " No acceptance shape describes these numbers well: the answer is only as good as this fit."
-        : "");
+      sentence(fitLimit(fit, manifest.acceptance_table.poor_fit, fixed(fit.alpha, 2)), manifest.labels.acceptance);
     const body = root.querySelector("[data-metrics-fits]");
     body.replaceChildren(...Object.entries(fit.residuals).map(([shape, r]) => {
       const tr = el("tr");
@@ -244,12 +263,29 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (read !== reads) return;
     fitted.announced = shown.state;
     const answer = renderAnswer(shown);
-    say(
-      `${readSummary(reading, fit)} Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}, α = ${fixed(fit.alpha, 2)} on the simulation's grid; the predictions ` +
-        // the fitted shape's, which smooths the measured rates: said, so the two lengths are not
-        // read as one quantity with two values (found once: 2.16 read, 2.10 in the simulation)
-        `use its mean acceptance length, ${format("num", lookup(shown.data, "mean_acceptance_length", shown.state))}. ${answer}`,
-    );
+    say(`${readStatus()}${predictionsUse(shown)} ${answer}`);
+  }
+
+  // What was read and the best fit, without the answer: true whatever the settings shown.
+  function readStatus() {
+    const { reading, fit } = fitted;
+    return `${readSummary(reading, fit)} Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}, α = ${fixed(fit.alpha, 2)} on the simulation's grid`;
+  }
+
+  // Which fit the predictions use, and its mean acceptance length: the fitted shape's, which
+  // smooths the measured rates, said so the two lengths are not read as one quantity with two
+  // values (found once: 2.16 read, 2.10 in the simulation). Where the settings do not hold the
+  // best fit's shape it names the one used (found once: "Best fit: acceptance rising … α = 0.50;
+  // the predictions use its mean acceptance length, 2.18", the 2.18 the falling fit's).
+  function predictionsUse(shown) {
+    const labels = manifest.labels.acceptance;
+    const { state } = shown;
+    const mean = shown.data ? format("num", lookup(shown.data, "mean_acceptance_length", state)) : null;
+    if (state.acceptance === fitted.fit.shape) {
+      return mean === null ? "." : `; the predictions use its mean acceptance length, ${mean}.`;
+    }
+    return `, which these settings do not offer: the predictions use acceptance ${labels[state.acceptance]}, ` +
+      `α = ${fixed(state.alpha, 2)}` + (mean === null ? "." : `, whose mean acceptance length is ${mean}.`);
   }
 
   // The answer at the state on screen, from the loaded data; returns its one-sentence summary.
@@ -406,13 +442,17 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // A new state is on screen: the answer follows it (the announcer speaks for the simulation).
     shown(shown) {
       if (!fitted || result.hidden) return;
-      // The announced summary was about the state the read set; another one makes it stale (a
-      // removal is not announced).
-      if (fitted.announced && status.textContent && !sameState(shown.state, fitted.announced)) status.textContent = "";
       try {
         renderAnswer(shown);
       } catch (error) {
         root.querySelector("[data-metrics-answer]").replaceChildren(el("p", `No answer for these settings: ${error.message}`));
+      }
+      // The announced summary was about the state the read set; under another one its answer is
+      // stale, but what was read is not: that stays, with the answer pointed to below (found
+      // once: the status emptied by any change under "Your deployment").
+      if (fitted.announced && status.textContent && !sameState(shown.state, fitted.announced)) {
+        const text = `${readStatus()}. The answer below is for the settings now shown.`;
+        if (status.textContent !== text) status.textContent = text;
       }
     },
     controls: root.querySelector("[data-metrics-controls]"),
