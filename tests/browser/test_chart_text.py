@@ -535,7 +535,8 @@ COVERED_TOOLTIPS = """async () => {
     const svg = chart.querySelector('.spec-chart__view svg');
     // bars, cells and points (a line's or an area's centre is not on it)
     const marks = [...svg.querySelectorAll(':is(.mark-rect, .mark-symbol).role-mark > *')]
-      .filter(e => e.__data__ && e.__data__.tooltip != null);
+      // (not a rung's invisible column: a hit area under the drawn marks, not one to point at)
+      .filter(e => e.__data__ && e.__data__.tooltip != null && Number(getComputedStyle(e).opacity) > 0);
     for (const el of marks.filter((_, i) => i % Math.max(1, Math.floor(marks.length / 30)) === 0)) {
       el.scrollIntoView({block: 'center', behavior: 'instant'});
       const r = el.getBoundingClientRect();
