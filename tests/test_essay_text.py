@@ -482,3 +482,31 @@ def test_the_uncertainty_check_can_fail():
     assert uncertainty_problem("604.0", "63.7")
     assert uncertainty_problem("0.73", "0.013")
     assert uncertainty_problem("61.2", "3.8") is None and uncertainty_problem("0.733", "0.013") is None
+
+
+# --- a readout is called in the prose what its tile calls it --------------------------------
+
+
+def misnamed_readouts(text: str) -> list[tuple[str, str]]:
+    """(the prose's bold name, the tile's label) for each "**Name: value.**" in `text` that names
+    a readout of the simulation (two or more words in common with a tile's label) otherwise."""
+    tiles = [t.strip() for t in re.findall(r"<dt>([^<]+)</dt>", text)]
+    words = lambda s: set(re.findall(r"\w+", s.lower())) - {"of", "the", "a"}
+    out = []
+    for name in re.findall(r"\*\*([A-Z][^*:\n]{2,50}): ", text):
+        near = [t for t in tiles if len(words(t) & words(name)) >= 2 or words(t) == words(name)]
+        if near and name not in near:
+            out.append((name, near[0]))
+    return out
+
+
+def test_the_prose_calls_each_readout_what_its_tile_calls_it(pages):
+    """Found by a cold read: "Draft share of the wall clock" in the prose for the tile "Draft share
+    of time", "Mean acceptance length" for "Acceptance length"."""
+    assert len(re.findall(r"<dt>", pages["index.md"])) >= 8
+    assert misnamed_readouts(pages["index.md"]) == []
+
+
+def test_the_readout_name_check_can_fail():
+    text = "<dt>Draft share of time</dt> - **Draft share of the wall clock: 56%.** and **Speedup over plain: 1.1×.**"
+    assert misnamed_readouts(text) == [("Draft share of the wall clock", "Draft share of time")]
