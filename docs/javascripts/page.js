@@ -19,6 +19,7 @@ import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js
 import { fitWideTables } from "./views/wide-tables.js";
 import { ReadingAnchor } from "./views/reading-anchor.js";
 import { claimPopState, installSectionLinks, sectionNamed } from "./views/section-links.js";
+import { setText } from "./views/dom.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
 import { cliCommand } from "./views/cli.js";
@@ -455,7 +456,7 @@ class Page {
       this.sim.dataset.readouts = this.sim.dataset.rendered; // see views/early-readouts.js
       this.sim.removeAttribute("aria-busy");
       const fits = Boolean(lookup(data, "fits_in_memory", state));
-      for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-fit-note]")) el.hidden = fits;
+      for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-fit-note]")) if (el.hidden !== fits) el.hidden = fits;
       const row = this.sim.querySelector("[data-token-row]");
       if (row) renderTokenRow(row, lookup(data, "token_row", state), data.manifest.contract);
       const extrapolation = this.sim.querySelector("[data-extrapolation]");
@@ -464,20 +465,22 @@ class Page {
         const greyed = greyedChoices(this.manifest, state);
         const { gpu, target } = this.manifest.defaults;
         const labels = this.manifest.labels;
-        extrapolation.textContent = ((note ? `This configuration is ${note}.` : "") + (greyed.length
+        setText(extrapolation, ((note ? `This configuration is ${note}.` : "") + (greyed.length
           ? ` Greyed out here, computed for ${labels.target[target]} on one ${labels.gpu[gpu]} only: ${greyed.join(", ")}.`
-          : "")).trim();
+          : "")).trim());
         extrapolation.hidden = extrapolation.textContent === "";
       }
       const config = this.sim.querySelector("[data-vllm=config]");
-      if (config) {
-        config.textContent = configFlag(data, state);
+      const flag = config && configFlag(data, state);
+      // (the breaks add elements, not text: the same text is the same flag, already broken)
+      if (config && config.textContent !== flag) {
+        config.textContent = flag;
         breakAtSeparators(config);
       }
       const log = this.sim.querySelector("[data-vllm=log]");
-      if (log) log.textContent = engineLogLine(data, state);
+      if (log) setText(log, engineLogLine(data, state));
       const cli = this.sim.querySelector("[data-cli]");
-      if (cli) cli.textContent = cliCommand(this.manifest, state);
+      if (cli) setText(cli, cliCommand(this.manifest, state));
       this.readingAnchor?.hold();
       this.releaseReadingOnceDrawn();
       this.announcer.shown(state, {

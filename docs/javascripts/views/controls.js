@@ -2,6 +2,7 @@
 // `onMove(state)` while a control moves (a slider dragged), `onCommit(state)` when it settles.
 import { format, fixed } from "../core/format.js";
 import { availableValues, snap, stateNames } from "../core/url-state.js";
+import { setAttr, setText } from "./dom.js";
 
 // Text beside a control; the build writes the same (simulation.html.j2, macro `shown`).
 export function controlText(manifest, name, value) {
@@ -28,12 +29,13 @@ function offer(sim, manifest, name, state) {
   const available = availableValues(manifest, state, name).map(String);
   const options = [...form(sim).querySelectorAll(`select[name="${key}"] option, input[type=radio][name="${key}"]`)];
   for (const option of options) {
-    option.disabled = !available.includes(option.value);
+    const disabled = !available.includes(option.value);
+    if (option.disabled !== disabled) option.disabled = disabled;
     if (option.tagName !== "OPTION") continue;
     // the build's own text of the option ("1,024", "Qwen3-0.6B draft model"), kept
     option.dataset.label ??= option.textContent.replace(/ \(not [^)]*\)$/, "");
     const label = option.dataset.label;
-    option.textContent = option.disabled ? `${label} (${unavailableWhy(manifest, name, state)})` : label;
+    setText(option, disabled ? `${label} (${unavailableWhy(manifest, name, state)})` : label);
   }
 }
 
@@ -62,18 +64,20 @@ export function writeControls(sim, manifest, state) {
     const text = controlText(manifest, name, value);
     if (el) {
       const index = manifest.axes[name].indexOf(value);
-      el.value = el.dataset?.scale === "index" ? String(index) : String(value);
-      if (el.type === "range") el.setAttribute("aria-valuetext", text);
+      const shown = el.dataset?.scale === "index" ? String(index) : String(value);
+      if (el.value !== shown) el.value = shown;
+      if (el.type === "range") setAttr(el, "aria-valuetext", text);
       offer(sim, manifest, name, state);
     }
-    for (const out of sim.querySelectorAll(`[data-output="${name}"]`)) out.textContent = text;
+    for (const out of sim.querySelectorAll(`[data-output="${name}"]`)) setText(out, text);
   }
   // The bar names a choice only while it differs from the starting one (the GPU and target
   // go together).
   const away = (name) => state[name] !== manifest.defaults[name];
   for (const item of sim.querySelectorAll("[data-bar-item]")) {
     const name = item.dataset.barItem;
-    item.hidden = !(name === "target" ? away("target") || away("gpu") : away(name));
+    const hidden = !(name === "target" ? away("target") || away("gpu") : away(name));
+    if (item.hidden !== hidden) item.hidden = hidden;
   }
 }
 

@@ -2,6 +2,7 @@
 // field at the current state, in its format (data-fmt, or the readout's default).
 import { lookup } from "../core/data.js";
 import { format } from "../core/format.js";
+import { setData, setText } from "./dom.js";
 
 // data-value carries the stored number (a list as JSON), for tests and for anyone who wants more
 // digits than the text shows.
@@ -25,12 +26,12 @@ export function renderReadouts(root, data, state) {
     let value;
     try {
       value = lookup(data, field, state);
-      el.textContent = format(el.dataset.fmt || readouts[field], value);
+      setText(el, format(el.dataset.fmt || readouts[field], value));
     } catch (error) {
       console.warn(`readout ${field}: ${error.message}`);
       continue;
     }
-    if (withValue) el.dataset.value = rawValue(value);
+    if (withValue) setData(el, "value", rawValue(value));
   }
 }
 

@@ -16,6 +16,9 @@ function sentence(contract, number, kinds) {
 }
 
 export function renderTokenRow(list, passes, contract) {
+  const key = passes.join(" ");
+  if (list.dataset.passes === key) return; // the same passes: the row on screen shows them
+  list.dataset.passes = key;
   const items = passes.map((kinds, i) => {
     const li = document.createElement("li");
     li.className = "spec-tokens__iteration";
