@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import math
 
-# A speedup is compared with 1 by whoever reads it: one that rounds to 1 but is not 1 gets more
-# decimals (0.998×, 1.002×), never a "1.00×" that hides a loss or a gain ("beside_one": how many
-# more at most; past them the difference is float noise).
-BESIDE_ONE_EXTRA = 4
+from specmodel.display import BESIDE_ONE_EXTRA, decimals_beside_one
 
+# A speedup is compared with 1 by whoever reads it ("beside_one": how many more decimals at most
+# where it rounds to 1 but is not 1; specmodel.display, which the CLI writes speedups with too).
 FORMATS: dict[str, dict] = {
     "times": {"decimals": 2, "suffix": "×", "beside_one": BESIDE_ONE_EXTRA},
     "times1": {"decimals": 1, "suffix": "×", "beside_one": BESIDE_ONE_EXTRA},
@@ -68,14 +67,8 @@ def format_value(name: str, value) -> str:
 def beside_one_decimals(spec: dict, x: float) -> int:
     """The decimals format ``spec`` writes ``x`` (already scaled) with: its own, or with
     "beside_one" as many more as it takes for an x that is not 1 not to read as 1 (0.998 is
-    "0.998×", not "1.00×"). format.js's besideOneDecimals agrees."""
-    decimals = spec["decimals"]
-    if x == 1 or float(f"{x:.{decimals}f}") != 1:
-        return decimals
-    for more in range(decimals + 1, decimals + spec.get("beside_one", 0) + 1):
-        if float(f"{x:.{more}f}") != 1:
-            return more
-    return decimals  # float noise about an exact 1
+    "0.998×", not "1.00×"; specmodel.display). format.js's besideOneDecimals agrees."""
+    return decimals_beside_one(x, spec["decimals"], spec.get("beside_one", 0))
 
 
 def format_cell(name: str, value) -> str:

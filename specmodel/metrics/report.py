@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from ..catalog import Catalog
+from ..display import decimals_beside_one
 from ..extrapolation import extrapolation_note
 from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
@@ -16,19 +17,10 @@ from .parse import Reading, _shown
 SPECULATION_OFF = "speculation off is best there"
 
 
-# A speedup that rounds to 1 but is not 1 gets up to this many more decimals: the page's "times"
-# format (generator/formats.py BESIDE_ONE_EXTRA, docs/javascripts/core/format.js).
-BESIDE_ONE_EXTRA = 4
-
-
 def times(x: float, decimals: int = 2) -> str:
     """A speedup as the page writes it: ``decimals`` decimals and "×", more where it would read
-    as 1 but is not (found once: "1.00×" here for the page's "0.999×", hiding a loss)."""
-    places = decimals
-    if x != 1 and float(f"{x:.{decimals}f}") == 1:
-        places = next((more for more in range(decimals + 1, decimals + BESIDE_ONE_EXTRA + 1)
-                       if float(f"{x:.{more}f}") != 1), decimals)
-    return f"{x:.{places}f}×"
+    as 1 but is not (specmodel.display; found once: "1.00×" here for the page's "0.999×")."""
+    return f"{x:.{decimals_beside_one(x, decimals)}f}×"
 
 
 def _count(x: float | None) -> str:
