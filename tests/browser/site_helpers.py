@@ -79,6 +79,13 @@ def wait_rendered(page, query: str, timeout: float = 15_000) -> None:
         raise AssertionError(f"the simulation never showed {query!r}; the page shows {shown}") from None
 
 
+def after_paint(page) -> None:
+    """Until two frames have been drawn: what the reader sees. A position read in between is one
+    the page corrects before the frame is painted (a ResizeObserver or scroll handler runs in the
+    frame's update; Back's scroll restoration lands in the frame after popstate)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def page_readouts(page) -> dict[str, str]:
     """data-value of every readout in the simulation, by key (duplicates must agree)."""
     pairs = page.eval_on_selector_all(

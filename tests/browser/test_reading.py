@@ -136,7 +136,7 @@ def test_print_shows_the_current_state(new_context, artifacts):
     assert page.locator("#simulation .spec-sim__readouts--main").is_visible()
     assert page.evaluate(BLANKS) == []
 
-    page.screenshot(path=artifacts / "print-dark.png", full_page=True)
+    # what the printer gets, to look at (a full-page picture of it would only repeat the PDF)
     page.pdf(path=artifacts / "essay.pdf", format="A4", print_background=True)
     pdf = (artifacts / "essay.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 5
@@ -150,7 +150,6 @@ def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, wi
     context = new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(path)
-    page.wait_for_load_state("networkidle")
     # code breaks and cards are set once the page is idle
     page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
     page.eval_on_selector_all("details", "els => els.forEach(d => { d.open = true; })")

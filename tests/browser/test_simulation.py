@@ -9,6 +9,7 @@ import pytest
 
 from generator.filters import FILTERS
 from .site_helpers import (
+    after_paint,
     controls_state,
     current_query,
     manifest,
@@ -180,6 +181,7 @@ def test_explorable_links_answer_in_place_and_keep_the_reading_position(page, pa
     page.go_back()
     page.wait_for_function("q => document.querySelector('#simulation').dataset.rendered === q",
                            arg=query_of(state_for(hrefs[len(hrefs) // 2].split("?", 1)[1])))
+    after_paint(page)
     assert abs(last.evaluate("e => e.getBoundingClientRect().top") - before) < 2
     before = page.evaluate("() => scrollY")
     # the bar opens the simulation, and the simulation offers the way back
@@ -862,7 +864,8 @@ def test_every_link_the_theme_writes_keeps_the_state(page, page_log):
     # keeps it), on a page loaded whole, whether or not it shows numbers of its own.
     for path in ("/", "/model/"):
         page.goto(path + query)
-        page.wait_for_load_state("networkidle")
+        # set up (page.js relinks first, then mounts the charts, then marks the idle page)
+        page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
         dropped = page.evaluate(LINKS_WITHOUT_THE_STATE, query)
         assert dropped == [], (path, dropped[:5])
 
