@@ -95,7 +95,7 @@ def simulation_values(site: SiteModel) -> dict:
                      if spec.formats and set(full_dims(f)) <= set(state)},
         "vllm_config": site.value("speculative_config", state),
         "vllm_log": log,
-        "cli_command": cli_command(state, site.defaults),
+        "cli_command": cli_command(state, site.defaults, bool(site.value("fits_in_memory", state))),
         "token_row": token_row_html(site.value("token_row", state)),
         "token_legend": token_legend_html(),
         "gpu_memory_bytes": site.value("gpu_memory_bytes", state),

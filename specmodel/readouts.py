@@ -20,6 +20,7 @@ READOUT_KEYS = (
     "arithmetic_ratio",
     "verify_bytes",
     "verify_flops",
+    "verify_time_s",
     "verify_memory_time_s",
     "verify_compute_time_s",
     "tensor_core_idle_fraction",
@@ -39,7 +40,10 @@ class Readouts:
     speedup: T_plain / T_spec for the same B·G delivered tokens. spec_tokens_per_s,
     plain_tokens_per_s: B·G / T. mean_acceptance_length: E[L]. per_position_acceptance: [p_1 … p_γ].
     draft_time_share: draft-phase time / T_spec. arithmetic_ratio: FLOPs of all draft and verify
-    passes / FLOPs of plain decoding. verify_*: one verify pass at full batch, context P + G/2.
+    passes / FLOPs of plain decoding. verify_*: one verify pass at full batch, context P + G/2;
+    verify_time_s is its time under the state's cost model (whole-pass: the longer of
+    verify_memory_time_s and verify_compute_time_s; per-kernel and calibrated: each kernel at its
+    own roofline, one after another, plus the calibrated fixed costs, so longer than either).
     tensor_core_idle_fraction: 1 − compute time / pass time of that verify pass.
     memory_required_bytes: weights + B·(P+G)·KV per token of target and draft; fits_in_memory:
     whether that is ≤ the GPU's capacity.
@@ -54,6 +58,7 @@ class Readouts:
     arithmetic_ratio: float
     verify_bytes: float
     verify_flops: float
+    verify_time_s: float
     verify_memory_time_s: float
     verify_compute_time_s: float
     tensor_core_idle_fraction: float
@@ -107,6 +112,7 @@ def evaluate(state: State | None = None, *, catalog: Catalog | None = None, **ch
         arithmetic_ratio=scalar(w["arithmetic_ratio"]),
         verify_bytes=scalar(r.verify["verify_bytes"]),
         verify_flops=scalar(r.verify["verify_flops"]),
+        verify_time_s=scalar(r.verify["verify_time_s"]),
         verify_memory_time_s=scalar(r.verify["verify_memory_time_s"]),
         verify_compute_time_s=scalar(r.verify["verify_compute_time_s"]),
         tensor_core_idle_fraction=scalar(r.verify["tensor_core_idle_fraction"]),

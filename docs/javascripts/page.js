@@ -480,7 +480,7 @@ class Page {
       const log = this.sim.querySelector("[data-vllm=log]");
       if (log) setText(log, engineLogLine(data, state));
       const cli = this.sim.querySelector("[data-cli]");
-      if (cli) setText(cli, cliCommand(this.manifest, state));
+      if (cli) setText(cli, cliCommand(this.manifest, state, fits));
       this.readingAnchor?.hold();
       this.releaseReadingOnceDrawn();
       this.announcer.shown(state, {

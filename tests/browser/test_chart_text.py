@@ -615,25 +615,44 @@ def test_a_tooltip_follows_the_palette_the_reader_switches_to(new_context):
     assert "dark-theme" in seen["classes"] and "light-theme" not in seen["classes"], seen
 
 
+TOOLTIP_BOX = """() => { const r = document.querySelector('#vg-tooltip-element').getBoundingClientRect();
+  const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+  return [r.left, r.right, r.top, r.bottom, header]; }"""
+
+
 def test_a_tooltip_stays_inside_a_phones_window(new_context):
-    """Found by a cold read: on a phone the tooltip of the 64 rung was put left of the pointer (it
+    """Found by cold reads: on a phone the tooltip of the 64 rung was put left of the pointer (it
     would have run off the right edge) and ran off the window's left edge ("oncurrent
-    sequences"). Every rung, hovered at its middle."""
+    sequences"); a decision-map cell near the top of the window had its tooltip above the pointer,
+    its first lines (which cell) off the top or under the header. Every rung, hovered at its
+    middle, and the decision map's top row with the chart just under the header."""
     page = new_context(viewport={"width": 375, "height": 812}).new_page()
     page.goto("/")
     wait_rendered(page, "")
-    page.wait_for_function("() => document.querySelector('#figure-ladder .spec-chart').classList.contains('is-live')")
-    page.locator("#figure-ladder .spec-chart__view").scroll_into_view_if_needed()
-    rungs = page.locator("#figure-ladder .spec-chart__view path[aria-label*='concurrent sequences: ']")
+    page.wait_for_function("() => ['ladder', 'decision'].every(n => document.querySelector(`#figure-${n} .spec-chart`)?.classList.contains('is-live'))")
     outside = []
-    for i in range(rungs.count()):
-        box = rungs.nth(i).bounding_box()
-        if box["height"] < 1:
-            continue
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.wait_for_function("() => document.querySelector('#vg-tooltip-element.visible') !== null")
-        left, right = page.evaluate("() => { const r = document.querySelector('#vg-tooltip-element').getBoundingClientRect(); return [r.left, r.right]; }")
-        if left < 0 or right > 375:
-            outside.append((i, round(left), round(right)))
-        page.mouse.move(0, 0)
-    assert rungs.count() >= 10 and outside == []
+
+    def hover(label, marks, first_row_at=None):
+        marks.first.scroll_into_view_if_needed()
+        if first_row_at is not None:  # the first row of marks just under the header
+            page.evaluate("([el, y]) => scrollBy({top: el.getBoundingClientRect().top - y, behavior: 'instant'})",
+                          [marks.first.element_handle(), first_row_at])
+        hovered = 0
+        for i in range(marks.count()):
+            box = marks.nth(i).bounding_box()
+            # (not under the header, nor under the bar at the window's foot)
+            if box["height"] < 1 or box["y"] < 60 or box["y"] + box["height"] > 600:
+                continue
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.wait_for_function("() => document.querySelector('#vg-tooltip-element.visible') !== null")
+            left, right, top, bottom, header = page.evaluate(TOOLTIP_BOX)
+            if left < 0 or right > 375 or top < header or bottom > 812:
+                outside.append((label, i, [round(v) for v in (left, right, top, bottom)]))
+            page.mouse.move(0, 0)
+            hovered += 1
+        return hovered
+
+    assert hover("ladder", page.locator("#figure-ladder .spec-chart__view path[aria-label*='concurrent sequences: ']")) >= 10
+    cells = page.locator("#figure-decision .spec-chart__view .mark-rect.role-mark path[aria-label]")
+    assert hover("decision", cells, first_row_at=70) >= 10
+    assert outside == []

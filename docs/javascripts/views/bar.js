@@ -10,6 +10,8 @@
 // on <html> or <body> would restyle every element of the essay as the page is set up.
 // Its numbers are ordinary [data-readout] and [data-output] elements: the readouts and controls
 // views fill them like any other.
+import { ReadingAnchor } from "./reading-anchor.js";
+
 const CHANGED_MS = 1200;
 
 export function mountBar(sim) {
@@ -26,7 +28,11 @@ export function mountBar(sim) {
   let passed = false; // the controls are above the window: the reader has read past them
   let touched = false; // the state was changed from outside the controls
   let headlineShown = false; // the simulation's own sticky verdict is on screen (phones only)
-  let readingAt = null; // scroll position to return to, after the bar opened the simulation
+  // Where the reader was when the bar opened the simulation ({index, top}: ReadingAnchor.where):
+  // the text, not the scroll offset, is what "Back to where you were reading" returns to; the
+  // page above it may have grown meanwhile (a state that does not fit adds notes under figures).
+  let readingAt = null;
+  const article = sim.closest("article") ?? document.querySelector(".md-content article") ?? document.body;
   let timer = 0;
   document.body.append(room);
 
@@ -93,7 +99,7 @@ export function mountBar(sim) {
   addEventListener("resize", align, { passive: true });
 
   bar.querySelector("[data-action=open-simulation]")?.addEventListener("click", () => {
-    readingAt = scrollY;
+    readingAt = ReadingAnchor.where(article, sim);
     if (back) back.hidden = false;
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
     // While the bar says the link was corrected, open where the simulation says how: its notes
@@ -106,9 +112,20 @@ export function mountBar(sim) {
   back?.addEventListener("click", () => {
     // Hidden first: the button's row above the reading position changes height with it.
     back.hidden = true;
-    const top = readingAt;
+    const block = ReadingAnchor.at(article, sim, readingAt);
+    const top = readingAt?.top;
     readingAt = null;
-    if (top !== null) requestAnimationFrame(() => scrollTo({ top, behavior: "auto" }));
+    if (!block) return;
+    requestAnimationFrame(() => {
+      scrollBy({ top: block.getBoundingClientRect().top - top, behavior: "instant" });
+      // The keyboard returns there too (not to the top of the page): the block takes the focus
+      // for as long as it has it.
+      if (!block.hasAttribute("tabindex")) {
+        block.setAttribute("tabindex", "-1");
+        block.addEventListener("blur", () => block.removeAttribute("tabindex"), { once: true });
+      }
+      block.focus({ preventScroll: true });
+    });
   });
 
   return {

@@ -258,20 +258,30 @@ function paletteTooltip(vega) {
       handler.options.theme = theme;
     }
     handler.call(view, event, item, value);
-    keepOnScreen(document.getElementById(handler.options.id));
+    keepOnScreen(document.getElementById(handler.options.id), event, handler.options.offsetY);
   };
 }
 
-// vega-tooltip puts the box left of the pointer when it would run off the window's right edge,
-// and then lets it run off the left one (a phone's rung near the right: "oncurrent sequences").
+// vega-tooltip tries the four corners around the pointer and, where none fits (a phone's window
+// is hardly wider than the box), puts the box above and left of it: off the left edge ("oncurrent
+// sequences"), and off the top or under the theme's header, hiding the lines that say which cell
+// it is about. The box is kept inside the window, below the header; below the pointer where
+// there is no room above it.
 const TOOLTIP_MARGIN_PX = 4;
 
-function keepOnScreen(box) {
+function keepOnScreen(box, event, offsetY = 10) {
   if (!box || !box.classList.contains("visible")) return;
-  const { left, right } = box.getBoundingClientRect();
+  const { left, right, top, height } = box.getBoundingClientRect();
   const room = document.documentElement.clientWidth - TOOLTIP_MARGIN_PX;
   const shift = left < TOOLTIP_MARGIN_PX ? TOOLTIP_MARGIN_PX - left : right > room ? room - right : 0;
   if (shift) box.style.left = `${parseFloat(box.style.left || "0") + shift}px`;
+  const header = document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0;
+  const highest = Math.max(header, 0) + TOOLTIP_MARGIN_PX;
+  if (top >= highest) return;
+  const below = (event?.clientY ?? top) + offsetY;
+  const lowest = innerHeight - TOOLTIP_MARGIN_PX - height;
+  const y = below <= lowest ? below : Math.max(highest, Math.min(lowest, highest));
+  box.style.top = `${parseFloat(box.style.top || "0") + (y - top)}px`;
 }
 
 // A running Vega view of `spec` (a Vega spec) in `host`, drawn once: SVG, with hover and HTML

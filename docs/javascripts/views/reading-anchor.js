@@ -24,9 +24,27 @@ function readingBlocks(article, sim) {
     .filter((el) => el === sim || (!sim?.contains(el) && !el.parentElement?.closest("figure")));
 }
 
+// (an element not drawn, such as the paste box's no-JavaScript note, has a box of nothing at the
+// window's top: it is no place to read)
+const drawn = (el) => el.getClientRects().length > 0;
+
 function topOnScreen(el) {
+  if (!drawn(el)) return false;
   const { top } = el.getBoundingClientRect();
   return top >= 0 && top < innerHeight;
+}
+
+// Where no block's top is on screen (a figure taller than the window fills it), the innermost
+// block across the window's top edge is what the reader is reading.
+function acrossTheTop(el) {
+  if (!drawn(el)) return false;
+  const { top, bottom } = el.getBoundingClientRect();
+  return top < 0 && bottom > 0;
+}
+
+function readingIndex(blocks) {
+  const index = blocks.findIndex(topOnScreen);
+  return index >= 0 ? index : blocks.findLastIndex(acrossTheTop);
 }
 
 export class ReadingAnchor {
@@ -60,15 +78,17 @@ export class ReadingAnchor {
       return bottom > 0 && top < innerHeight;
     };
     if (lastLink?.isConnected && inView(lastLink)) return lastLink;
-    return readingBlocks(article, sim).find(topOnScreen) ?? null;
+    const blocks = readingBlocks(article, sim);
+    return blocks[readingIndex(blocks)] ?? null;
   }
 
-  /** Where the reader is, to keep with a history entry: {index, top}, the first reading block
-   *  whose top is on screen (its index among the page's blocks, which no state changes) and
-   *  that top in the window, in px; null if no block's top is on screen. */
+  /** Where the reader is, to keep with a history entry: {index, top}, the first drawn reading
+   *  block whose top is on screen, else the innermost one across the window's top (its index
+   *  among the page's blocks, which no state changes) and that top in the window, in px (below
+   *  0 for a block across the top); null if there is neither. */
   static where(article, sim) {
     const blocks = readingBlocks(article, sim);
-    const index = blocks.findIndex(topOnScreen);
+    const index = readingIndex(blocks);
     return index < 0 ? null : { index, top: blocks[index].getBoundingClientRect().top };
   }
 
