@@ -27,7 +27,7 @@ from .extrapolation import extrapolation_note
 from .fields import FIELDS
 from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.fit import FINE_ALPHAS
-from .metrics.report import reading_lines, report
+from .metrics.report import no_load, reading_lines, report
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -204,6 +204,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     notes = []
     values = {name: getattr(args, name) for name in FIT_METRICS_FIELDS}
     if values["batch"] is None:
+        # a count of 0 (idle lines, or a gauge scraped between requests) tells no load either
         if reading.running_requests:
             values["batch"] = max(1, round(reading.running_requests))
             told = ("vllm:num_requests_running in the scrape" if reading.source.startswith("Prometheus")
@@ -217,7 +218,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
             notes.append(f"batch {values['batch']}: {told}; --batch sets it")
         else:
             values["batch"] = FIELDS["batch"].default
-            notes.append(f"batch {values['batch']}: the text does not say; --batch sets it")
+            notes.append(f"batch {values['batch']}: {no_load(reading.running_requests)}; --batch sets it")
     if values["drafter"] is None:
         values["drafter"] = _default_drafter(values["target"], catalog)
         notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")

@@ -53,6 +53,8 @@ def test_each_format_reads_as_worked_out_by_hand(name):
         assert r.per_position_acceptance == pytest.approx(want["per_position_acceptance"], abs=1e-6)
     if "note" in want:
         assert any(want["note"] in n for n in r.notes), r.notes
+    if "not_note" in want:
+        assert not any(want["not_note"] in n for n in r.notes), r.notes
     if want.get("unfittable"):
         with pytest.raises(MetricsInputError):
             fit_acceptance(r)
@@ -394,3 +396,52 @@ def test_site_grid_snaps_the_running_requests_to_the_pages_batch():
 def test_the_command_line_writes_a_speedup_as_the_page_does(x):
     """Found by a cold read: fit-metrics printed "1.00×" where the page writes "0.999×"."""
     assert times(x) == formats.format_value("times", x)
+
+
+V0_LINE = ("INFO 03-01 10:00:00 metrics.py:467] Speculative metrics: Draft acceptance rate: 0.612, System efficiency: "
+           "0.480, Number of speculative tokens: 5, Number of accepted tokens: 30600, Number of draft tokens: 50000, "
+           "Number of emitted tokens: 36000.")
+
+
+def test_the_best_gamma_line_says_where_the_load_does_not_fit():
+    """Found by a cold read: at a load that does not fit in memory the best-γ line read "best γ at
+    batch 256: 2 (0.78×)" with nothing more, while no γ is advised there; the page's list said the
+    same (views/metrics.js bestGammaTail)."""
+    from specmodel.metrics.report import NO_ROOM
+    out = _cli("-", "--site-grid", "--batch", "256", stdin=V0_LINE)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"^  best γ at batch 256: 2 \(0\.\d\d×\), slower than plain decoding, and " + NO_ROOM + "$",
+                     out.stdout, re.M), out.stdout
+    assert "no --speculative-config: at batch 256 the weights and KV caches do not fit" in out.stdout
+    # a best γ that beats plain decoding at a load that does not fit is no advice either
+    out = _cli(str(DATA / "v1-ngram.log"), "--site-grid", "--drafter", "ngram", "--batch", "256")
+    assert re.search(r"^  best γ at batch 256: 2 \(1\.\d\d×\), but " + NO_ROOM + "$", out.stdout, re.M), out.stdout
+    out = _cli(str(DATA / "v1-ngram.log"), "--site-grid", "--drafter", "ngram", "--batch", "128")
+    assert re.search(r"^  best γ at batch 128: 2 \(1\.\d\d×\)$", out.stdout, re.M), out.stdout
+
+
+def test_the_batch_priced_without_a_running_count_is_said_to_be_the_default():
+    """Found by a cold read: the page priced the simulation's batch for a text without a running
+    count and did not say so; both now give the reason in the same words (report.no_load)."""
+    from specmodel.metrics.report import no_load
+    out = _cli("-", stdin=V0_LINE)
+    assert f"note: batch 1: {no_load(None)}; --batch sets it" in out.stdout, out.stdout
+    assert no_load(None) == "the text does not say how many requests were running"
+    idle = ("INFO Engine 000: Avg prompt throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 0 reqs\n"
+            + (DATA / "v1-ngram.log").read_text())
+    out = _cli("-", stdin=idle)
+    assert f"note: batch 1: {no_load(0)}; --batch sets it" in out.stdout, out.stdout
+    out = _cli(str(DATA / "prometheus-one.txt"))
+    assert no_load(None) not in out.stdout and "(idle)" not in out.stdout
+
+
+def test_an_unreadable_specdecoding_line_is_not_blamed_on_the_vllm_version():
+    """Found by a cold read: "SpecDecoding metrics: garbage" was told that vLLM 0.8.3 and 0.8.4
+    print no per-position rates (v1-unreadable.log in expected.json covers one line, the page too)."""
+    two = parse_metrics("SpecDecoding metrics: garbage\nSpecDecoding metrics: Mean acceptance length 2\n")
+    assert two.notes[-1].startswith("The 2 lines have none of the fields vLLM prints") and "0.8.5" not in two.notes[-1]
+    # a line with one field an old vLLM prints, and no per-position rates, keeps the version hint
+    for line in ("SpecDecoding metrics: Draft acceptance rate: 62.5%", "SpecDecoding metrics: Accepted: 250 tokens"):
+        assert "vLLM 0.8.5 or later" in parse_metrics(line).notes[-1], line
+    out = _cli(str(DATA / "v1-unreadable.log"))
+    assert out.returncode == 2 and "could not be read" in out.stderr and "0.8.5" not in out.stderr + out.stdout

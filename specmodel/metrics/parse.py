@@ -221,6 +221,8 @@ def _v1_line(line: str) -> dict | None:
         "per_pos": (_rate_list(per_pos.group(1), "Per-position acceptance rate", True, falling=True) if per_pos
                     else None),
         "throughputs": "Accepted throughput" in line,
+        # 0.8.3 and 0.8.4 print this and the counts, but no per-position rates
+        "rate": "Draft acceptance rate:" in line,
     }
     _check_v1(x)
     return x
@@ -301,9 +303,26 @@ def _printed_mean(used: list[dict]) -> float | None:
     return None if mean is None or math.isnan(mean) else mean
 
 
+# What a 'SpecDecoding metrics:' line prints in one vLLM version or another (0.8.3 on).
+V1_FIELDS = ("Mean acceptance length", "Accepted", "Drafted", "Per-position acceptance rate", "Draft acceptance rate")
+
+
+def _unreadable_v1(lines: int) -> str:
+    """The note for 'SpecDecoding metrics:' lines with none of V1_FIELDS (parse.js unreadableV1)."""
+    which = "The line has" if lines == 1 else f"The {lines} lines have"
+    return (f"{which} none of the fields vLLM prints after 'SpecDecoding metrics:' ({', '.join(V1_FIELDS)}), so "
+            f"{'it' if lines == 1 else 'they'} could not be read; paste whole lines as vLLM logs them.")
+
+
 def _pool_v1(lines: list[dict]) -> Reading:
     notes: list[str] = []
     with_pos = [x for x in lines if x["per_pos"]]
+    if not any(x["per_pos"] or x["rate"] or x["mean"] is not None or x["accepted"] is not None
+               or x["drafted"] is not None for x in lines):
+        # A line with none of the fields any vLLM version prints is unreadable (cut short, or not
+        # vLLM's), not an old version's: found once, "SpecDecoding metrics: garbage" told to paste
+        # a line from vLLM 0.8.5 or later.
+        return Reading("vLLM V1 log", len(lines), notes=(_unreadable_v1(len(lines)),))
     if not with_pos:
         accepted = sum(x["accepted"] or 0 for x in lines)
         drafted = sum(x["drafted"] or 0 for x in lines)

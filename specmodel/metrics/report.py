@@ -15,6 +15,27 @@ from .parse import Reading, _shown
 
 # Where no γ beats plain decoding at the reader's load (the page's SPECULATION_OFF, views/metrics.js).
 SPECULATION_OFF = "speculation off is best there"
+# Where the reader's load does not fit in memory (the page's NO_ROOM, views/metrics.js): its best γ is
+# a number on paper, not advice.
+NO_ROOM = "the load does not fit in memory: no γ there"
+
+
+def best_gamma_tail(fits: bool, pays: bool) -> str:
+    """What follows "best γ at … (speedup)": whether it is slower than plain decoding, and whether
+    the load fits, as the summary and the advice under it say (views/metrics.js bestGammaTail;
+    found once: "Best γ at 256 sequences: 2 (0.78×)." under "no γ there: the load does not fit")."""
+    if not fits:
+        return f", {'but' if pays else 'slower than plain decoding, and'} {NO_ROOM}"
+    return "" if pays else f", slower than plain decoding: {SPECULATION_OFF}"
+
+
+def no_load(running: float | None) -> str:
+    """Why the batch priced is not the text's (views/metrics.js noLoad): it has no running count, or
+    one of 0, idle, in which nothing is drafted (found once: the page priced the simulation's batch,
+    256, for a V0 line and did not say so)."""
+    if running is None:
+        return "the text does not say how many requests were running"
+    return f"the text reports {running:g} running requests (idle), which tells no load"
 
 
 def times(x: float, decimals: int = 2) -> str:
@@ -108,8 +129,8 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
              f"{gpus}, drafter {s.drafter}, batch {s.batch}, context {s.context}, {s.workload}",
              f"  speedup at γ = {s.gamma}: {times(advice.speedup)}",
              f"  best γ at batch {s.batch}: {advice.best_gamma} ({times(advice.best_speedup)})"
-             # where none beats plain decoding, said as the page says it (views/metrics.js)
-             + (f", slower than plain decoding: {SPECULATION_OFF}" if advice.recommended_gamma == 0 else "")]
+             # advise()'s test for a γ that pays, which the page's paying_positions shares
+             + best_gamma_tail(advice.recommended_gamma is not None, advice.best_speedup > 1)]
     if advice.largest_fitting_batch is None:
         lines.append("  no batch size fits in the GPUs' memory")
     elif advice.stops_paying_at_batch is None:

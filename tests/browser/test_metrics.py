@@ -518,3 +518,81 @@ def test_the_page_and_site_grid_price_the_same_snapped_batch(home):
     wait_rendered(home, query_of({**manifest()["defaults"], "batch": 64, "gamma": 3, "alpha": cli["fit"]["alpha"],
                                   "acceptance": cli["fit"]["shape"]}))
     _check_answer_against_cli(home, cli)
+
+
+V0_LINE = ("INFO 03-01 10:00:00 metrics.py:467] Speculative metrics: Draft acceptance rate: 0.612, System efficiency: "
+           "0.480, Number of speculative tokens: 5, Number of accepted tokens: 30600, Number of draft tokens: 50000, "
+           "Number of emitted tokens: 36000.")
+
+
+def _cli_text(*args: str, stdin: str) -> str:
+    return subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", "-", "--site-grid", *args],
+                          capture_output=True, text=True, input=stdin, check=True).stdout
+
+
+def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home):
+    """Found by a cold read: a V0 line (no running count) pasted at ?batch=256 read "0.62× at 256
+    sequences", the simulation's batch, and nothing said where 256 came from; the command line
+    said "batch 1: the text does not say"."""
+    from specmodel.metrics.report import no_load
+    home.goto("/?batch=256")
+    wait_rendered(home, "?batch=256")
+    _paste(home, V0_LINE)
+    answer = home.locator("[data-metrics-answer]").inner_text()
+    said = f"{no_load(None).capitalize()}: the answer prices the simulation's 256 sequences. Set yours under “Your deployment”."
+    assert said in answer, answer
+    # the command line gives the same reason for the batch it prices, and its flag to change it
+    assert f"note: batch 1: {no_load(None)}; --batch sets it" in _cli_text(stdin=V0_LINE)
+    # a running count of 0 (idle engine lines only) tells no load either, in the command line's words
+    idle = ENGINE.format(s="00", n=0) + (DATA / "v1-ngram.log").read_text()
+    _paste(home, idle)
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('(idle)')")
+    answer = home.locator("[data-metrics-answer]").inner_text()
+    assert f"{no_load(0).capitalize()}: the answer prices the simulation's 256 sequences." in answer, answer
+    assert f"note: batch 1: {no_load(0)}; --batch sets it" in _cli_text(stdin=idle)
+    # a text that says how many were running sets the batch and needs no such sentence
+    _paste(home, (DATA / "prometheus-two.txt").read_text())
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('64 sequences at once')")
+    answer = home.locator("[data-metrics-answer]").inner_text()
+    assert "running" not in answer and "the answer prices the simulation's" not in answer, answer
+
+
+def _best_gamma_item(page) -> str:
+    return next(t for t in page.locator("[data-metrics-answer] li").all_inner_texts() if t.startswith("Best γ at "))
+
+
+def _tail(line: str) -> str:
+    """What a best-γ line says after its speedup."""
+    return line[line.index("×)") + 2:]
+
+
+def test_the_best_gamma_line_says_what_the_summary_says_where_the_load_does_not_fit(home):
+    """Found by a cold read: at ?batch=256 the summary read "no γ there: the load does not fit in
+    memory" and the list under it "Best γ at 256 sequences: 2 (0.78×)." with nothing more; the
+    command line's best-γ line said no more either."""
+    from specmodel.metrics.report import NO_ROOM
+    home.goto("/?batch=256")
+    wait_rendered(home, "?batch=256")
+    status = _paste(home, V0_LINE)
+    assert "no γ there: the load does not fit in memory" in status, status
+    item = _best_gamma_item(home)
+    assert item.startswith("Best γ at 256 sequences: 2 (") and item.endswith(
+        f"×), slower than plain decoding, and {NO_ROOM}."), item
+    cli = next(line for line in _cli_text("--batch", "256", stdin=V0_LINE).splitlines() if "best γ at batch" in line)
+    assert _tail(cli) + "." == _tail(item), (cli, item)
+    # where its best γ beats plain decoding, the load still does not fit: said, in the same words
+    home.click("[data-action=metrics-example]")
+    _wait_read(home)
+    home.wait_for_function("() => location.search.includes('drafter=ngram')")
+    item = _best_gamma_item(home)
+    assert item.endswith(f"×), but {NO_ROOM}."), item
+    ngram = (DATA / "v1-ngram.log").read_text()
+    cli = next(line for line in _cli_text("--drafter", "ngram", "--batch", "256", stdin=ngram).splitlines()
+               if "best γ at batch" in line)
+    assert _tail(cli) + "." == _tail(item), (cli, item)
+    _check_answer_against_cli(home, _cli("--drafter", "ngram", "--batch", "256", stdin=ngram))
+    # and at a load that fits and pays, nothing follows the speedup
+    home.select_option("#metrics-batch", "1")
+    home.wait_for_function("() => [...document.querySelectorAll('[data-metrics-answer] li')]"
+                           ".some(li => li.textContent.startsWith('Best γ at 1 sequence:'))")
+    assert _tail(_best_gamma_item(home)) == "."

@@ -174,6 +174,8 @@ function v1Line(line) {
     drafted: logValue("Drafted:", line, "Drafted", TOKENS),
     per_pos: perPos ? rateList(perPos[1], "Per-position acceptance rate", true, true) : null,
     throughputs: line.includes("Accepted throughput"),
+    // 0.8.3 and 0.8.4 print this and the counts, but no per-position rates
+    rate: line.includes("Draft acceptance rate:"),
   };
   checkV1(x);
   return x;
@@ -250,9 +252,25 @@ function printedMean(used) {
   return mean === null || Number.isNaN(mean) ? null : mean;
 }
 
+// What a 'SpecDecoding metrics:' line prints in one vLLM version or another (0.8.3 on).
+export const V1_FIELDS = ["Mean acceptance length", "Accepted", "Drafted", "Per-position acceptance rate", "Draft acceptance rate"];
+
+// The note for 'SpecDecoding metrics:' lines with none of V1_FIELDS (parse.py's _unreadable_v1).
+function unreadableV1(lines) {
+  const which = lines === 1 ? "The line has" : `The ${lines} lines have`;
+  return `${which} none of the fields vLLM prints after 'SpecDecoding metrics:' (${V1_FIELDS.join(", ")}), so ` +
+    `${lines === 1 ? "it" : "they"} could not be read; paste whole lines as vLLM logs them.`;
+}
+
 function poolV1(lines) {
   const notes = [];
   const withPos = lines.filter((x) => x.per_pos && x.per_pos.length > 0);
+  if (!lines.some((x) => (x.per_pos && x.per_pos.length) || x.rate || x.mean !== null || x.accepted !== null || x.drafted !== null)) {
+    // A line with none of the fields any vLLM version prints is unreadable (cut short, or not
+    // vLLM's), not an old version's: found once, "SpecDecoding metrics: garbage" told to paste a
+    // line from vLLM 0.8.5 or later.
+    return reading("vLLM V1 log", lines.length, { notes: [unreadableV1(lines.length)] });
+  }
   if (withPos.length === 0) {
     const means = lines.filter((x) => x.mean !== null).map((x) => x.mean);
     const drafted = sum(lines.map((x) => x.drafted ?? 0));

@@ -89,6 +89,26 @@ export function readSummary(reading, fit) {
 // load at which none beats plain decoding is no advice to speculate.
 export const SPECULATION_OFF = "speculation off is best there";
 
+// Where the reader's load does not fit in memory (report.py's NO_ROOM): its best γ is a number
+// on paper, not advice.
+export const NO_ROOM = "the load does not fit in memory: no γ there";
+
+// What follows "Best γ at … (speedup)": whether it is slower than plain decoding, and whether the
+// load fits, as the summary and the advice under it say (report.py best_gamma_tail; found once:
+// "Best γ at 256 sequences: 2 (0.78×)." under "no γ there: the load does not fit in memory").
+export function bestGammaTail(fits, pays) {
+  if (!fits) return `, ${pays ? "but" : "slower than plain decoding, and"} ${NO_ROOM}`;
+  return pays ? "" : `, slower than plain decoding: ${SPECULATION_OFF}`;
+}
+
+// Why the batch priced is not the text's (report.py no_load): it has no running count, or one of
+// 0, idle, in which nothing is drafted (found once: a V0 line at ?batch=256 priced 256 sequences
+// and did not say where they came from).
+export function noLoad(running) {
+  if (running === null || running === undefined) return "the text does not say how many requests were running";
+  return `the text reports ${printedNumber(running)} running requests (idle), which tells no load`;
+}
+
 export function bestThere(row) {
   if (!row.fits) return "no γ there: the load does not fit in memory";
   return row.use > 0 ? `best γ there ${row.best}` : `${SPECULATION_OFF} (no γ beats plain decoding)`;
@@ -332,12 +352,18 @@ export function mountMetrics(root, manifest, { apply, current }) {
       nodes.push(el("p", `The text does not say which drafter produced it: the answer prices ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
     }
     if (batchNote) nodes.push(el("p", batchNote));
+    const running = fitted.reading.running_requests;
+    if (!(running > 0)) {
+      const why = noLoad(running);
+      nodes.push(el("p", `${why.charAt(0).toUpperCase()}${why.slice(1)}: the answer prices the simulation's ${sequences(state.batch)}. Set yours under “Your deployment”.`));
+    }
     const list = el("ul");
     list.append(el("li", `Speedup at γ = ${state.gamma}: ${format("times", speedup)}. It is the highlighted rung of the simulation's ladder.`));
-    // where no γ beats plain decoding its best is still slower: said here, as the command line's
-    // report says it, not left for the reader to set against 1× (specmodel/metrics/report.py)
+    // where no γ beats plain decoding its best is still slower, and where the load does not fit
+    // it is no advice: said here, as the command line's report says it, not left for the reader
+    // to set against 1× or the summary (paying_positions is 0 where the best is not above 1×)
     list.append(el("li", `Best γ at ${sequences(state.batch)}: ${here.best} (${format("times", here.bestSpeedup)})` +
-      (here.fits && here.use === 0 ? `, slower than plain decoding: ${SPECULATION_OFF}.` : ".")));
+      `${bestGammaTail(here.fits, here.use > 0)}.`));
     let pays;
     if (fitting.length === 0) pays = "No batch size fits in the GPUs' memory.";
     else if (!stops) pays = `Speculation pays at every batch size that fits in memory, up to ${format("int", fitting[fitting.length - 1].batch)}, at its best γ.`;
