@@ -38,4 +38,4 @@ bench: $(STAMP) chromium site
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf site docs/index.md docs/model.md docs/data docs/charts docs/vendor test-artifacts
+	rm -rf site docs/index.md docs/model.md docs/data docs/charts docs/vendor docs/downloads test-artifacts

@@ -27,7 +27,7 @@ from .charts.common import TABLE
 from .cli_command import cli_command
 from .context import build_context
 from .contract import FIELDS
-from .essay import TEMPLATES, Recorder, render_pages
+from .essay import TEMPLATES, Recorder, Scope, render_pages
 from .formats import format_value
 from .evidence import figure_rows, measured_plain_points
 from .jsonfile import dumps
@@ -35,11 +35,12 @@ from .sampler_demo import run_sampler_demo
 from .moe import moe_story
 from .site_data import VERSION_PLACEHOLDER, data_files
 from .site_model import SiteModel, full_dims
+from .source_archive import FOLDER as DOWNLOADS, source_archive
 from .tokens import token_legend_html, token_row_html
 from .version import stamp
 
 # Generated paths under docs/ (git-ignored); everything else in docs/ is hand-written.
-GENERATED_DIRS = ("data", "charts", "vendor")
+GENERATED_DIRS = ("data", "charts", "vendor", DOWNLOADS)
 GENERATED_FILES = ("index.md", "model.md")
 PROSE_NUMBERS = "data/prose-numbers.json"
 
@@ -64,6 +65,7 @@ class Prepared:
     chart_info: dict
     sampler_demo: object
     sim: dict
+    download: dict  # the specmodel archive, as the pages name it
 
 
 def chart_context(site: SiteModel) -> dict:
@@ -145,7 +147,10 @@ def prepare(catalog: Catalog | None = None, timings: Timings | None = None, ever
             info["size"] = (round(float(size[1])), round(float(size[2]))) if size else None
             info["fills_width"] = svg.fills_width(info["spec"])
         out["vendor/vega-bundle.js"] = svg.vega_bundle().encode()
-    return Prepared(site, out, chart_info, demo, simulation_values(site))
+    with timings.stage("archive"):
+        archive = source_archive()
+    out[archive.path] = archive.data
+    return Prepared(site, out, chart_info, demo, simulation_values(site), archive.context())
 
 
 def render_essay(prepared: Prepared, templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
@@ -153,6 +158,7 @@ def render_essay(prepared: Prepared, templates: Path = TEMPLATES) -> tuple[dict[
     recorder = Recorder()
     context = build_context(prepared.site, prepared.chart_info, prepared.sampler_demo, prepared.sim)
     context["model_version"] = VERSION_PLACEHOLDER
+    context["download"] = Scope("download", prepared.download)
     out = {path: text.encode() for path, text in render_pages(context, recorder, templates).items()}
     return out, recorder.quoted
 

@@ -56,7 +56,7 @@ def test_every_named_state_is_on_the_site_grid():
 def test_state_names_do_not_shadow_other_template_variables():
     reserved = {"target", "gpu", "drafters", "constants", "cf", "sampler", "claims", "paper", "axes",
                 "labels", "sim", "chart", "live", "root", "state", "require", "engine", "typical", "typical_rows",
-                "validation", "measured_batches"}
+                "validation", "measured_batches", "download"}
     assert not reserved & set(ESSAY_STATES)
 
 

@@ -1,11 +1,16 @@
 """The generator: the files it writes against the contract, round trips to the model, the data
 version, determinism, failure modes, budget."""
+import ast
+import io
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import tomllib
 
 import numpy as np
 import pytest
@@ -335,6 +340,75 @@ def test_a_constant_without_a_source_stops_the_build_with_one_line(tmp_path):
     assert out.stderr.strip().count("\n") == 0 and "engine[vllm].layer_launch_s.source" in out.stderr
     assert not (tmp_path / "docs").exists()
     assert default_engine_entries()["vllm"]["constants"]["layer_launch_s"]["source"]
+
+
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+TOP = f"specmodel-{PROJECT['version']}"
+
+
+@pytest.fixture(scope="module")
+def archive(files):
+    """The specmodel source archive the build wrote, opened."""
+    return tarfile.open(fileobj=io.BytesIO(files[f"downloads/{TOP}.tar.gz"]))
+
+
+def test_the_site_ships_specmodel_with_its_data_and_its_command(archive):
+    from generator.source_archive import MTIME
+
+    package = ROOT / "specmodel"
+    source = {p.relative_to(ROOT).as_posix() for p in [*package.rglob("*.py"), *package.glob("data/*.csv")]
+              if "__pycache__" not in p.parts}
+    names = archive.getnames()
+    assert names == sorted(names, key=lambda n: (n != f"{TOP}/pyproject.toml", n))
+    assert {n.removeprefix(f"{TOP}/") for n in names} == source | {"pyproject.toml"}
+    assert f"{TOP}/specmodel/cli.py" in names and f"{TOP}/specmodel/data/measurements-calibration.csv" in names
+    for member in archive.getmembers():
+        assert (member.mtime, member.uid, member.gid, member.uname, member.gname) == (MTIME, 0, 0, "", ""), member.name
+        in_checkout = ROOT / member.name.removeprefix(f"{TOP}/")
+        if in_checkout.parent != ROOT:
+            assert archive.extractfile(member).read() == in_checkout.read_bytes(), member.name
+    config = tomllib.loads(archive.extractfile(f"{TOP}/pyproject.toml").read().decode())
+    assert config["project"]["scripts"] == {"specmodel": "specmodel.cli:main"}
+    assert (config["project"]["name"], config["project"]["version"]) == ("specmodel", PROJECT["version"])
+    assert config["project"]["requires-python"] == PROJECT["requires-python"]
+    assert "numpy>=1.26" in PROJECT["dependencies"] and "numpy>=1.26" in config["project"]["dependencies"]
+    assert set(config["project"]["dependencies"]) <= set(PROJECT["dependencies"])
+    assert config["tool"]["setuptools"]["package-data"] == {"specmodel": ["data/*.csv"]}
+
+
+def test_the_archive_depends_on_what_specmodel_imports():
+    from generator.source_archive import IMPORTS
+
+    imported = set()
+    for path in (ROOT / "specmodel").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                imported.add(node.module.split(".")[0])
+    assert imported - sys.stdlib_module_names - {"specmodel"} == set(IMPORTS)
+
+
+def _specmodel(args: list[str], path, cwd) -> str:
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    out = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=env)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_the_archive_runs_as_the_checkouts_specmodel_does(archive, tmp_path):
+    archive.extractall(tmp_path, filter="data")
+    unpacked = tmp_path / TOP
+    # the venv's editable install must not answer for the unpacked copy
+    where = _specmodel(["-c", "import specmodel; print(specmodel.__file__)"], unpacked, tmp_path)
+    assert where.strip() == str(unpacked / "specmodel" / "__init__.py")
+    command = ["-m", "specmodel", "evaluate", "--batch", "64", "--alpha", "0.75"]
+    shipped = _specmodel(command, unpacked, tmp_path)
+    assert re.search(r"(?im)^\s*speedup\b", shipped), shipped
+    assert shipped == _specmodel(command, ROOT, ROOT)
+    # `claims` reads the packaged data
+    claims = ["-m", "specmodel", "claims"]
+    assert _specmodel(claims, unpacked, tmp_path) == _specmodel(claims, ROOT, ROOT)
 
 
 def test_every_number_format_groups_thousands_and_writes_nothing_as_zero():

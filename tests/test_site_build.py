@@ -95,6 +95,29 @@ def test_canonical_link_has_no_query(site):
         assert page.name == "404.html" or (canonical and "?" not in canonical), page.name
 
 
+@pytest.mark.parametrize("page", ["index.html", "model/index.html"])
+def test_the_pages_link_to_the_specmodel_archive(site, page):
+    """Found by a cold read: the pages said to run `specmodel` and gave nowhere to get it."""
+    links = [ref for _, key, ref in parse(site / page).refs if key == "href" and ref.endswith(".tar.gz")]
+    assert links, f"{page} does not link to the specmodel archive"
+    for ref in links:
+        assert not urlparse(ref).scheme and not ref.startswith("/"), ref
+        f, _ = target_file(site, site / page, ref)
+        assert f.read_bytes() == (ROOT / "docs" / "downloads" / f.name).read_bytes(), ref
+
+
+def test_the_canonical_address_is_where_the_site_is_served(tmp_path):
+    """Found by a cold read: every page named http://localhost:8000/ as its canonical address."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": "https://example.org/spec/"}
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert parse(tmp_path / "index.html").canonical == "https://example.org/spec/"
+    assert parse(tmp_path / "model" / "index.html").canonical == "https://example.org/spec/model/"
+    sitemap = (tmp_path / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://example.org/spec/model/</loc>" in sitemap and "localhost" not in sitemap
+
+
 def test_chart_specs_point_at_files_the_build_wrote(site):
     specs = sorted((site / "charts").glob("*.vl.json")) + sorted((site / "charts").glob("*.vg.json"))
     assert len(specs) >= 18

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from yaml_env_tag import construct_env_tag
 
 from .conftest import ROOT, serve
 from .site_helpers import manifest, mismatches, wait_rendered
@@ -19,12 +20,19 @@ from .site_helpers import manifest, mismatches, wait_rendered
 pytestmark = pytest.mark.browser
 
 
+class ConfigLoader(yaml.SafeLoader):
+    """YAML as MkDocs reads mkdocs.yml: `!ENV` takes an environment variable (site_url does)."""
+
+
+ConfigLoader.add_constructor("!ENV", construct_env_tag)
+
+
 @pytest.fixture(scope="module")
 def zensical_url(artifacts):
     # Zensical wants docs/ and the site inside the config file's folder: the config and the site
     # go into a fresh folder under test-artifacts/ (git-ignored), removed afterwards.
     out = Path(tempfile.mkdtemp(prefix="zensical-", dir=ROOT / "test-artifacts"))
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=ConfigLoader)
     config["site_dir"] = str(out / "site")
     config_file = ROOT / f".zensical-test-{out.name}.yml"
     config_file.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
