@@ -150,8 +150,10 @@ def test_explorable_links_answer_in_place_and_keep_the_reading_position(page, pa
     page.goto("/")
     wait_rendered(page, "")
     # a reader who has read this far has a settled page: the wide tables turned into cards when
-    # the browser was first idle (under load that can be seconds after the numbers)
+    # the browser was first idle, and the essay's charts drawn one after another (under load
+    # that can be seconds after the numbers)
     page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+    page.wait_for_function("() => [...document.querySelectorAll('.spec-chart')].every(e => e.classList.contains('is-live') || e.classList.contains('is-failed'))")
     links = page.locator("article a.explore")
     assert links.count() > 10, "the essay has few explorable links (<a class=\"explore\" href=\"?…\">)"
     bar = page.locator("#simulation [data-bar]")
