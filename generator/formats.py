@@ -28,7 +28,7 @@ FORMATS: dict[str, dict] = {
     # memory a state needs, to a tenth of a GB and rounded up (as the CLI writes it): a state
     # that needs 192.3 GB of four L40S' 192 GB never reads "192 GB of 192 GB: does not fit"
     "gb_needed": {"divide": 1e9, "decimals": 1, "round": "up", "suffix": " GB", "group": True},
-    "kb": {"divide": 1e3, "decimals": 0, "suffix": " kB", "group": True},
+    "kb": {"divide": 1e3, "decimals": 1, "suffix": " kB", "group": True},  # as the CLI writes it (147.5 kB)
     # below 1 ms, microseconds to three significant figures: "9.12 µs", never "0.01 ms" for a
     # step an n-gram drafter takes (the charts write durations the same way)
     "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms", "group": True,

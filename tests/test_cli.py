@@ -1,5 +1,6 @@
 """The command line: JSON keys, the table, the vLLM view, claims, and every kind of bad input."""
 import json
+import re
 import math
 import subprocess
 import sys
@@ -150,3 +151,53 @@ def test_catalog_lists_every_gpu_model_and_drafter_with_sources():
     for key in [*catalog.gpus, *catalog.models, *catalog.drafters]:
         assert key in out, key
     assert "989" in out and "5.3 TB/s" in out and "AngelSlim" in out and "config.json" in out
+
+
+# The evaluate table's lines that the page shows too: [CLI label, readout, the page's format].
+SHOWN_ON_THE_PAGE = [
+    ("speedup", "speedup", "times"),
+    ("verify pass bytes", "verify_bytes", "gb2"),
+    ("verify pass time", "verify_time_s", "ms"),
+    ("verify memory time", "verify_memory_time_s", "ms"),
+    ("verify arithmetic time", "verify_compute_time_s", "ms"),
+    ("target weights", "target_weight_bytes", "gb2"),
+    ("draft weights", "draft_weight_bytes", "gb2"),
+    ("target KV cache per token", "target_kv_bytes_per_token", "kb"),
+    ("draft KV cache per token", "draft_kv_bytes_per_token", "kb"),
+]
+
+
+@pytest.mark.parametrize("args", [[], ["--batch", "64"], ["--drafter", "ngram"], ["--drafter", "eagle3"],
+                                  ["--target", "llama-3.3-70b-instruct", "--gpu", "l40s", "--tp", "4",
+                                   "--drafter", "llama-3.2-1b"]])
+def test_the_page_writes_what_the_command_line_prints_rounded_as_a_reader_rounds_it(args):
+    """The command line prints a digit or more beyond the page; a reader who rounds its figure
+    (half up) must get the page's. Found by a cold read: "147.5 kB" per token in the CLI, "147 kB"
+    on the page (its format had no decimals, and 147.456 rounds down)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    from generator.formats import FORMATS, format_value
+    from specmodel import evaluate
+    from specmodel.state import State
+
+    out = run("evaluate", "--alpha", "0.75", "--ignore-memory", *args).stdout
+    printed = {line.strip().rsplit("  ", 1)[0].strip(): line.strip().rsplit("  ", 1)[1].strip()
+               for line in out.splitlines()[1:] if "  " in line.strip()}
+    options = dict(zip(args[::2], args[1::2]))
+    state = State(alpha=0.75, **{k.lstrip("-").replace("-", "_"): (int(v) if v.isdigit() else v)
+                                 for k, v in options.items()})
+    readouts = evaluate(state).as_dict()
+    units = {"×": Decimal(1), "GB": Decimal(10) ** 9, "kB": Decimal(10) ** 3, "ms": Decimal(10) ** -3,
+             "µs": Decimal(10) ** -6}
+    split = lambda text: re.fullmatch(r"([\d,.]+)\s*(\S+)", text).groups()  # noqa: E731
+    wrong = []
+    for label, key, kind in SHOWN_ON_THE_PAGE:
+        page = format_value(kind, readouts[key])
+        (cli_number, cli_unit), (page_number, page_unit) = split(printed[label]), split(page)
+        # in the page's unit (a small time is in µs there), to the page's decimals
+        value = Decimal(cli_number.replace(",", "")) * units[cli_unit] / units[page_unit]
+        decimals = len(page_number.partition(".")[2])
+        rounded = value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+        if f"{rounded:,}" != page_number:
+            wrong.append(f"{label}: CLI {printed[label]}, page {page}")
+    assert wrong == []

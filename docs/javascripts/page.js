@@ -116,7 +116,7 @@ class Page {
   }
 
   start() {
-    const { state, notes } = parseQuery(location.search, this.manifest);
+    const { state, notes, corrected } = parseQuery(location.search, this.manifest);
     showNotes(this.sim, notes);
     this.committed = state;
     relinkThisPage();
@@ -127,7 +127,7 @@ class Page {
     // is one written another way ("?gpu=H200", a target without the drafter its data imply).
     if (this.sim && (notes.length > 0 || location.search !== serializeQuery(state, this.manifest))) {
       this.replaceUrl(state);
-      if (notes.length > 0) this.bar?.corrected();
+      if (corrected > 0) this.bar?.corrected();
     }
     this.state$.set(state);
   }

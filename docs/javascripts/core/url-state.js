@@ -155,16 +155,26 @@ export function constrainState(state, manifest, asked = new Set()) {
     if (asked.has("tp")) notes.push(`${keys.tp}=${out.tp}: ${where} runs on ${describe("tp", config.tp)} here; using ${config.tp}.`);
     out.tp = config.tp;
   }
+  let filled = 0;
   for (const [name, values] of Object.entries(config.axes)) {
     if (values.includes(out[name])) continue;
     const fallback = values.includes(defaultState(manifest)[name]) ? defaultState(manifest)[name] : values[0];
-    if (asked.has(name) || chosen) {
-      notes.push(`${FIELD_NOUNS[name] ?? keys[name]}: ${describe(name, out[name])} is not available for ${where}; ` +
-        `using ${describe(name, fallback)}.`);
+    const noun = FIELD_NOUNS[name] ?? keys[name];
+    if (asked.has(name)) {
+      notes.push(`${noun}: ${describe(name, out[name])} is not available for ${where}; using ${describe(name, fallback)}.`);
+    } else if (chosen) {
+      // Not asked for: the starting value the chosen target or GPU has no data for, filled in
+      // (found once read as a correction of the link: "… is not available for … on L40S"; a
+      // drafter goes with its target's family, whatever the GPU).
+      const why = name === "drafter"
+        ? `the starting ${describe(name, out[name])} drafts for another family than ${describe("target", config.target)}`
+        : `the starting ${describe(name, out[name])} is not computed for ${where}`;
+      notes.push(`${noun}: ${describe(name, fallback)} (${why}).`);
+      filled += 1;
     }
     out[name] = fallback;
   }
-  return { state: out, notes };
+  return { state: out, notes, filled };
 }
 
 // Keys other tools add to a link the reader did not write: the theme's search (q, h), campaign
@@ -218,7 +228,10 @@ export function parseQuery(query, manifest) {
   const unknown = unknownKeysNote(params, manifest);
   if (unknown) notes.push(unknown);
   const constrained = constrainState(state, manifest, asked);
-  return { state: constrained.state, notes: [...notes, ...constrained.notes] };
+  // corrected: how many notes say the link asked for something it did not get (the bar says so);
+  // the others say what the link's target or GPU filled in
+  const all = [...notes, ...constrained.notes];
+  return { state: constrained.state, notes: all, corrected: all.length - constrained.filled };
 }
 
 // Only keys that differ from the defaults, in a fixed order, so equal states give equal URLs.
