@@ -345,7 +345,9 @@ def test_hostile_urls_in_the_real_page(page, page_log):
         state, count = expected(query)
         corrections = expected(query, corrections_only=True)[1]
         label = query[:60]
-        page.goto("/?" + query)  # a fresh navigation each
+        # a fresh navigation each (the simulation is set up at DOMContentLoaded: no need to wait
+        # for the load event, which waits for the charts' files too)
+        page.goto("/?" + query, wait_until="domcontentloaded")
         wait_rendered(page, query_of(state))
         if corrections:
             # where the reader is (the top of the page), the bar says the link was corrected
