@@ -222,6 +222,10 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     if values["drafter"] is None:
         values["drafter"] = _default_drafter(values["target"], catalog)
         notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")
+    if values["tp"] is None:
+        # the GPUs the site (and evaluate) gives the target: found once, Qwen3-32B priced on one
+        # H100 here and on two in the page's paste box
+        values["tp"] = catalog.tensor_parallel_for(values["gpu"], values["target"]) or FIELDS["tp"].default
     state = State(**values, gamma=fit.gamma, alpha=fit.alpha, acceptance=fit.shape)
     catalog.check_state(state)
     advice = advise(state, fit, catalog)
@@ -386,9 +390,11 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
         f = FIELDS[name]
         names = _names(f, catalog)
         choices = f" ({', '.join(names or f.choices)})" if (names or f.choices) else ""
-        default = None if name in ("drafter", "batch") else f.default
+        default = None if name in ("drafter", "batch", "tp") else f.default
+        said = {"tp": "the GPUs the site gives the target (as evaluate)",
+                "drafter": f"{f.default}, or the first drafter for the target"}.get(name, f"from the text, else {f.default}")
         fm.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
-                        help=f"{f.help}{choices}; default {default if default is not None else 'from the text, else ' + str(f.default)}")
+                        help=f"{f.help}{choices}; default {default if default is not None else said}")
     fm.add_argument("--site-grid", action="store_true", help="fit α on the site's grid (steps of 0.05) and snap the running requests to "
                     "the site's nearest batch size, as the page does")
     fm.add_argument("--json", action="store_true", help="one JSON object: reading, fit, advice")

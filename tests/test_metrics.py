@@ -445,3 +445,17 @@ def test_an_unreadable_specdecoding_line_is_not_blamed_on_the_vllm_version():
         assert "vLLM 0.8.5 or later" in parse_metrics(line).notes[-1], line
     out = _cli(str(DATA / "v1-unreadable.log"))
     assert out.returncode == 2 and "could not be read" in out.stderr and "0.8.5" not in out.stderr + out.stdout
+
+
+def test_fit_metrics_prices_a_target_on_the_gpus_the_page_and_evaluate_give_it():
+    """Found by a cold read: for Qwen3-32B the paste box priced two H100s (the site's configuration)
+    and fit-metrics one, so the two answers differed (1.37× against 1.61×, "pays up to 64" against
+    "up to 8"). Without --tp, fit-metrics takes the GPUs evaluate and the page take."""
+    from specmodel import default_catalog
+
+    catalog = default_catalog()
+    for target in ("qwen3-8b", "qwen3-32b", "llama-3.3-70b-instruct"):
+        drafter = ["--drafter", "ngram"]
+        advice = json.loads(_cli(str(DATA / "v1-0.8.5.log"), "--site-grid", "--json", "--target", target, *drafter).stdout)
+        assert advice["advice"]["state"]["tp"] == catalog.tensor_parallel_for("h100-sxm", target), target
+    assert "default the GPUs the site gives the target" in " ".join(_cli("--help").stdout.split())

@@ -466,7 +466,7 @@ class Page {
         const { gpu, target } = this.manifest.defaults;
         const labels = this.manifest.labels;
         setText(extrapolation, ((note ? `This configuration is ${note}.` : "") + (greyed.length
-          ? ` Greyed out here, computed for ${labels.target[target]} on one ${labels.gpu[gpu]} only: ${greyed.join(", ")}.`
+          ? ` Greyed out here, offered as settings for ${labels.target[target]} on one ${labels.gpu[gpu]} only: ${greyed.join(", ")}.`
           : "")).trim());
         extrapolation.hidden = extrapolation.textContent === "";
       }

@@ -43,7 +43,7 @@ function offer(sim, manifest, name, state) {
 // tokenizer); anything else is computed only for the starting configuration.
 function unavailableWhy(manifest, name, state) {
   if (name === "drafter") return `not for ${manifest.labels.target[state.target]}`;
-  return "not computed here";
+  return "not offered here";
 }
 
 // The labels of the radio buttons' choices the state's configuration has no data for ("ideal
