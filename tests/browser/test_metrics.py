@@ -173,7 +173,7 @@ def _check_answer_against_cli(page, cli: dict) -> None:
 def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     home.click("[data-action=metrics-example]")
     status = _wait_read(home)
-    assert "acceptance rising with position, α = 0.50" in status and "Predicted for n-gram" in status
+    assert "acceptance rising with position, α = 0.50" in status and "drafting with n-gram" in status
     state = {**manifest()["defaults"], "drafter": "ngram", "gamma": 3, "alpha": 0.5, "acceptance": "rising"}
     wait_rendered(home, query_of(state))
     assert current_query(home) == query_of(state)
@@ -184,7 +184,7 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     # "Read my numbers" after the example priced the reader's earlier drafter instead)
     home.evaluate("() => { document.querySelector('[data-metrics-status]').textContent = ''; }")
     home.click("[data-metrics-form] button[type=submit]")
-    assert "Predicted for n-gram" in _wait_read(home)
+    assert "drafting with n-gram" in _wait_read(home)
     wait_rendered(home, query_of(state))
     assert current_query(home) == query_of(state)
     # the reader moves their load: the answer follows, still the command line's
@@ -245,7 +245,7 @@ def test_the_summary_names_the_shape_it_prices_where_the_settings_lack_the_best_
     falling_alpha = min(FIELDS["alpha"].grid, key=lambda a: fit_acceptance(
         Reading(**{**reading.__dict__, "per_position_acceptance": reading.per_position_acceptance}), [a]).residuals["falling"])
     falling = manifest()["labels"]["acceptance"]["falling"]
-    assert f"Predicted for n-gram prompt lookup on H200 SXM with acceptance {falling}, α = {falling_alpha:.2f}" in status
+    assert f"Predicted for Qwen3-8B on H200 SXM drafting with n-gram prompt lookup, acceptance {falling}, α = {falling_alpha:.2f}" in status
     # and the table of fits gives that shape's α, not a dash
     rows = home.eval_on_selector_all("[data-metrics-fits] tr", "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
     assert [f"{falling_alpha:.2f}"] == [r[1] for r in rows if r[0].startswith(falling)]
@@ -596,3 +596,13 @@ def test_the_best_gamma_line_says_what_the_summary_says_where_the_load_does_not_
     home.wait_for_function("() => [...document.querySelectorAll('[data-metrics-answer] li')]"
                            ".some(li => li.textContent.startsWith('Best γ at 1 sequence:'))")
     assert _tail(_best_gamma_item(home)) == "."
+
+
+def test_the_summary_names_the_target_and_its_gpus(page, page_log):
+    """Found by a cold read: at ?target=qwen3-32b the summary said "Predicted for … on H100 SXM"
+    where the answer below (and --tensor-parallel-size 2) price two."""
+    page.goto("/?target=qwen3-32b")
+    wait_rendered(page, "?target=qwen3-32b&tp=2")  # the site gives Qwen3-32B two H100s
+    page.click("[data-action=metrics-example]")
+    status = _wait_read(page)
+    assert "Predicted for Qwen3-32B on H100 SXM ×2 drafting with n-gram" in status, status

@@ -428,8 +428,11 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const rung = pays.replace(/:.*$/, "").replace(/\.$/, "");
     // a configuration without the best fit's shape is priced at the best shape it holds: say so here
     const shape = state.acceptance === fit.shape ? "" :
-      ` with acceptance ${labels.acceptance[state.acceptance]}, α = ${fixed(state.alpha, 2)} (the nearest these settings hold)`;
-    return `Predicted for ${labels.drafter[state.drafter]} on ${labels.gpu[state.gpu]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; ${bestThere(here)}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
+      `, acceptance ${labels.acceptance[state.acceptance]}, α = ${fixed(state.alpha, 2)} (the nearest these settings hold)`;
+    // the target and its GPUs as the answer below names them (found once: "on H100 SXM" for
+    // Qwen3-32B on two)
+    const where = `${labels.target[state.target]} on ${labels.gpu[state.gpu]}${state.tp > 1 ? ` ×${state.tp}` : ""}`;
+    return `Predicted for ${where} drafting with ${labels.drafter[state.drafter]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; ${bestThere(here)}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
   }
 
   const exampleButton = root.querySelector("[data-action=metrics-example]");
