@@ -185,17 +185,20 @@ def test_explorable_links_answer_in_place_and_keep_the_reading_position(page, pa
                            arg=query_of(state_for(hrefs[len(hrefs) // 2].split("?", 1)[1])))
     after_paint(page)
     assert abs(last.evaluate("e => e.getBoundingClientRect().top") - before) < 2
-    before = page.evaluate("() => scrollY")
-    # the bar opens the simulation, and the simulation offers the way back
+    # the bar opens the simulation, and the simulation offers the way back: to the text the
+    # reader left (the figures above it may still be catching up with the state Back restored)
+    before = last.evaluate("e => e.getBoundingClientRect().top")
     bar.locator("[data-action=open-simulation]").click()
     page.wait_for_function(
         "() => { const r = document.querySelector('#simulation').getBoundingClientRect();"
         " return r.top >= -2 && r.top < innerHeight / 2; }"
     )
     page.locator("#simulation [data-action=back-to-reading]").click()
-    page.wait_for_function("y => Math.abs(scrollY - y) < 2", arg=before)
+    page.wait_for_function("([e, y]) => Math.abs(e.getBoundingClientRect().top - y) < 2", arg=[last.element_handle(), before])
+    before = page.evaluate("() => scrollY")
     # also from the very end of the page (the bar hides while the simulation shows: the page must
-    # not grow shorter then, or the way back lands short of the end)
+    # not grow shorter then, or the way back lands short of the end); the page settled first
+    page.wait_for_function("() => document.querySelector('.spec-chart[data-pending]') === null")
     page.evaluate("() => scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'})")
     page.wait_for_function("() => !document.querySelector('#simulation [data-bar]').hidden")
     end = page.evaluate("() => scrollY")
