@@ -168,7 +168,7 @@ export function constrainState(state, manifest, asked = new Set()) {
       // drafter goes with its target's family, whatever the GPU).
       const why = name === "drafter"
         ? `the starting ${describe(name, out[name])} drafts for another family than ${describe("target", config.target)}`
-        : `the starting ${describe(name, out[name])} is not computed for ${where}`;
+        : `the starting ${describe(name, out[name])} is not offered for ${where}`;
       notes.push(`${noun}: ${describe(name, fallback)} (${why}).`);
       filled += 1;
     }
