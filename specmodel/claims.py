@@ -23,8 +23,9 @@ KIB = 2**10
 
 SEED_COST_MODEL = WHOLE_PASS
 # The essay whose published figures the claims file lists: its figures come from one random run of
-# its own simulation of the same GPU and models; the pages name it by this title.
-SEED_TITLE = "Speculative Decoding Spends Arithmetic You May Not Have"
+# its own simulation of the same GPU and models; the pages and the CLI name it by this short title
+# (its first words: the whole title would repeat the essay's own words in ours).
+SEED_TITLE = "Speculative Decoding Spends Arithmetic"
 
 
 def parse_state(text: str) -> State | None:
