@@ -173,21 +173,6 @@ def test_every_module_of_the_page_is_preloaded(site):
     assert '<script type="module" async src="javascripts/main.js">' in html
 
 
-def test_every_parser_blocking_script_in_the_body_is_requested_from_the_head(site):
-    """A classic script in <body> stops the parser until it is in: found by the parser only as it
-    reached each one (the theme's bundle after the essay's ~200 kB), each was a round trip with the
-    main thread waiting, the bundle's ~100 ms of it just before the document could finish."""
-    for page in sorted(site.rglob("*.html")):
-        html = page.read_text(encoding="utf-8")
-        head, body = html.split("</head>", 1)
-        blocking = {m.group(2) for m in re.finditer(r"<script( [^>]*)?\bsrc=\"([^\"]+)\"([^>]*)>", body)
-                    if not re.search(r"\b(async|defer)\b|type=\"module\"", m.group(0))}
-        preloaded = set(re.findall(r'<link rel="preload" href="([^"]+)" as="script"', head))
-        assert blocking, page.relative_to(site)
-        assert blocking - preloaded == set(), page.relative_to(site)
-        assert any("assets/javascripts/bundle." in src for src in blocking), page.relative_to(site)
-
-
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
