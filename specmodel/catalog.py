@@ -317,6 +317,13 @@ class Catalog:
         """The keys of the drafters that serve ``target``, in catalog order."""
         return [k for k, d in self.drafters.items() if d.serves(self.targets[target])]
 
+    def default_drafter_for(self, target: str) -> str:
+        """The drafter the CLI and the site start ``target`` with: FIELDS["drafter"].default if it
+        drafts for ``target``, else the first drafter of the target's family (catalog order)."""
+        serving = self.drafters_for(target)
+        default = FIELDS["drafter"].default
+        return default if default in serving else serving[0]
+
     def tensor_parallel_for(self, gpu: str, target: str) -> int | None:
         """The fewest GPUs (1, 2, 4, 8: FIELDS["tp"]) on which ``target``'s weights and its largest
         drafter's take at most WEIGHT_SHARE of the memory; None if eight are not enough. The site

@@ -77,6 +77,13 @@ def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> Non
                         help="price a state even when its weights and KV caches do not fit in the GPUs")
 
 
+# Fields whose default in a sweep is, as in evaluate, the target's own (specmodel.sweep.sweep takes
+# [None]): found once, `sweep --target qwen3-30b-a3b` priced one H100 where evaluate and the page
+# price two (0.664× against 0.797×), and a 70B target quietly on one 80 GB card.
+SWEEP_AS_EVALUATE = {"drafter": "as evaluate: the default drafter, or the first drafter for each target",
+                     "tp": "as evaluate: the GPUs each target is split across (1 for the essay's target)"}
+
+
 def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
     for name, f in FIELDS.items():
         how = "comma list or start:stop[:step]" if f.kind in ("int", "float") else "comma list"
@@ -84,15 +91,10 @@ def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
         if name == "alpha":
             # the site's one α for every drafter: a product over drafters keeps one α axis
             default = f"{f.default}, for every drafter; evaluate's default is the drafter's typical α"
+        elif name in SWEEP_AS_EVALUATE:
+            default = SWEEP_AS_EVALUATE[name]
         parser.add_argument(f.option, dest=name, default=None, metavar="VALUES",
                             help=f"{f.help}: one value, a {how} (default {default})")
-
-
-def _default_drafter(target: str, catalog: Catalog) -> str:
-    """The default drafter if it drafts for ``target``, else the first of the target's family."""
-    serving = catalog.drafters_for(target)
-    default = FIELDS["drafter"].default
-    return default if default in serving else serving[0]
 
 
 def _state(args: argparse.Namespace, catalog: Catalog) -> State:
@@ -102,7 +104,7 @@ def _state(args: argparse.Namespace, catalog: Catalog) -> State:
         # would only be refused for its memory
         values["tp"] = catalog.tensor_parallel_for(values["gpu"], values["target"]) or FIELDS["tp"].default
     if values["drafter"] is None:
-        values["drafter"] = _default_drafter(values["target"], catalog)
+        values["drafter"] = catalog.default_drafter_for(values["target"])
     if values["alpha"] is None:
         values["alpha"] = _typical_chat(values["drafter"], values["target"], catalog).alpha
     return State(**values)
@@ -220,7 +222,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
             values["batch"] = FIELDS["batch"].default
             notes.append(f"batch {values['batch']}: {no_load(reading.running_requests)}; --batch sets it")
     if values["drafter"] is None:
-        values["drafter"] = _default_drafter(values["target"], catalog)
+        values["drafter"] = catalog.default_drafter_for(values["target"])
         notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")
     if values["tp"] is None:
         # the GPUs the site (and evaluate) gives the target: found once, Qwen3-32B priced on one
@@ -427,7 +429,8 @@ def main(argv: list[str] | None = None) -> int:
             print(_validate(args, catalog))
             return 0
         if args.command == "sweep":
-            values = {name: parse_values(f, getattr(args, name), catalog) for name, f in FIELDS.items()}
+            values = {name: [None] if name in SWEEP_AS_EVALUATE and getattr(args, name) is None
+                      else parse_values(f, getattr(args, name), catalog) for name, f in FIELDS.items()}
             rows = sweep(values, catalog)
             write_rows(rows, args.format, sys.stdout)
             return 0

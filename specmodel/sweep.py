@@ -72,9 +72,19 @@ def parse_values(f: Field, text: str | None, catalog: Catalog) -> list:
     return list(dict.fromkeys(values))  # repeated values once, in the order given
 
 
+def _split(catalog: Catalog, gpu: str, target: str) -> int:
+    """The GPUs ``evaluate`` and the site give ``target`` on ``gpu`` (Catalog.tensor_parallel_for;
+    FIELDS["tp"].default where eight are not enough, as evaluate does)."""
+    return catalog.tensor_parallel_for(gpu, target) or FIELDS["tp"].default
+
+
 def sweep(values: dict[str, list], catalog: Catalog) -> dict[str, list]:
     """Columns of the swept states: every field of FIELDS, then every readout of READOUT_KEYS,
     one entry per state, the states in product order (the first field varying slowest).
+
+    ``values["tp"]`` and ``values["drafter"]`` may be ``[None]``: each target then gets what
+    ``specmodel evaluate`` gives it without --tp or --drafter (the GPUs the site splits it across,
+    Catalog.tensor_parallel_for; Catalog.default_drafter_for), and the columns say which.
 
     Raises ModelInputError when the product has more than MAX_SWEEP_STATES states.
     """
@@ -87,8 +97,10 @@ def sweep(values: dict[str, list], catalog: Catalog) -> dict[str, list]:
     for combo in itertools.product(*(values[k] for k in fixed)):
         setting = dict(zip(fixed, combo))
         cost = catalog.cost_model(setting["cost_model"], setting["engine"])
-        target, gpu = catalog.targets[setting["target"]], catalog.gpu_group(setting["gpu"], setting["tp"])
-        drafters = [catalog.drafter(k, setting["target"]) for k in values["drafter"]]
+        tp = setting["tp"] if setting["tp"] is not None else _split(catalog, setting["gpu"], setting["target"])
+        target, gpu = catalog.targets[setting["target"]], catalog.gpu_group(setting["gpu"], tp)
+        drafters = [catalog.drafter(k if k is not None else catalog.default_drafter_for(setting["target"]),
+                                    setting["target"]) for k in values["drafter"]]
         g, a, s = np.meshgrid(values["gamma"], values["alpha"], values["acceptance"], indexing="ij")
         triples = Triples(g.ravel().astype(int), a.ravel().astype(float), shape_code(s.ravel()))
         grid = evaluate_grid(values["batch"], values["context"], drafters, triples, target, gpu,
@@ -124,6 +136,7 @@ def sweep(values: dict[str, list], catalog: Catalog) -> dict[str, list]:
             "memory_required_bytes": memory,
             "fits_in_memory": memory <= gpu.memory_capacity_bytes,
         }
+        s["tp"], s["drafter"] = gpu.tensor_parallel, drafter.key
         for k in names:
             columns[k].append(s[k])
         for k in READOUT_KEYS:

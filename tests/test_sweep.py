@@ -31,6 +31,28 @@ def test_csv_has_a_column_per_field_and_readout_and_a_row_per_state():
         assert row["fits_in_memory"] == str(expected.fits_in_memory)
 
 
+def test_without_tp_or_drafter_each_target_is_priced_as_evaluate_prices_it():
+    """Found once: `sweep --target qwen3-30b-a3b` priced one H100 (0.664×) where `evaluate` and the
+    page price the two the site splits it across (0.797×), and a 70B target on one 80 GB card."""
+    targets = ["qwen3-8b", "qwen3-30b-a3b", "llama-3.3-70b-instruct"]
+    out = run("--target", ",".join(targets), "--gpu", "h100-sxm,l40s", "--alpha", "0.75", "--format", "jsonl")
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(rows) == len(targets) * 2
+    for row in rows:
+        shown = subprocess.run([sys.executable, "-m", "specmodel", "evaluate", "--target", row["target"], "--gpu", row["gpu"],
+                                "--alpha", "0.75", "--json", "--ignore-memory"], capture_output=True, text=True)
+        assert row["speedup"] == pytest.approx(json.loads(shown.stdout)["speedup"], rel=1e-12), row
+        catalog = default_catalog()
+        assert row["tp"] == catalog.tensor_parallel_for(row["gpu"], row["target"]), row
+        assert row["drafter"] == catalog.default_drafter_for(row["target"]), row
+    assert {(r["target"], r["gpu"]): r["tp"] for r in rows}[("llama-3.3-70b-instruct", "h100-sxm")] == 4
+    assert {r["target"]: r["drafter"] for r in rows}["llama-3.3-70b-instruct"] == "llama-3.2-1b"
+    # a --tp given is the sweep's, as before
+    one = json.loads(run("--target", "qwen3-30b-a3b", "--tp", "1", "--format", "jsonl").stdout)
+    assert one["tp"] == 1
+
+
 def test_json_lines_and_float_ranges():
     out = run("--alpha", "0.5:0.9:0.1", "--drafter", "ngram", "--format", "jsonl")
     rows = [json.loads(line) for line in out.stdout.splitlines()]
