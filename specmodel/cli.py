@@ -26,6 +26,7 @@ from .errors import ModelInputError
 from .extrapolation import extrapolation_note
 from .fields import FIELDS
 from .metrics import advise, fit_acceptance, parse_metrics
+from .metrics.advice import nearest_batch
 from .metrics.fit import FINE_ALPHAS
 from .metrics.report import no_load, reading_lines, report
 from .readouts import READOUT_KEYS, evaluate
@@ -180,13 +181,6 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
 
 # The fields a reader of fit-metrics sets; the fit sets γ, α and the acceptance shape.
 FIT_METRICS_FIELDS = ("gpu", "target", "tp", "drafter", "batch", "context", "workload", "cost_model")
-
-
-def nearest_batch(running: float) -> int:
-    """The site's batch size (``FIELDS["batch"].grid``, powers of two) nearest ``running`` on a log
-    scale, ties to the smaller: the page's snap (docs/javascripts/core/url-state.js), so that
-    --site-grid prices the batch the page does (found once: 56 priced by the CLI, 64 by the page)."""
-    return min(FIELDS["batch"].grid, key=lambda b: (abs(math.log(b / running)), b))
 
 
 def _fit_metrics(args, catalog: Catalog) -> str:

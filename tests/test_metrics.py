@@ -19,7 +19,7 @@ from specmodel import FIELDS, State, evaluate
 from specmodel.acceptance import ACCEPTANCE_SHAPES, per_position_acceptance
 from specmodel.metrics import MetricsInputError, advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
-from specmodel.cli import nearest_batch
+from specmodel.metrics.advice import nearest_batch
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, ImpossibleMetricsError
 from specmodel.metrics.report import times
 from generator import formats
@@ -209,8 +209,25 @@ def test_the_models_own_log_line_fits_back_to_its_acceptance(shape, alpha, gamma
 
 
 def test_the_schedule_merges_ranges_and_starts_at_one():
-    assert batch_schedule([1, 2, 4, 8, 16], [4, 4, 3, 0, 0]) == [[1, 2, 4], [3, 4, 3], [5, 16, 0]]
+    assert batch_schedule([1, 2, 4, 8, 16], [4, 4, 3, 0, 0]) == [[1, 2, 4], [3, 5, 3], [6, 16, 0]]
     assert batch_schedule([1, 2], [0, 0]) == [[1, 2, 0]]
+
+
+def test_the_schedule_runs_at_every_load_the_gamma_advised_for_that_load():
+    """Found by a cold read: 39 running requests were snapped to 32 and advised γ = 3 while the
+    schedule printed under it ran 33–64 at 64's γ = 2. At every load up to the last batch that
+    fits, the schedule's γ is the one advised at the batch the load snaps to."""
+    grid = [int(b) for b in FIELDS["batch"].grid]
+    gammas = [5, 4, 4, 3, 3, 3, 2, 2, 1, 0, 0][: len(grid)]
+    for last in range(1, len(grid) + 1):
+        batches, ks = grid[:last], gammas[:last]
+        ranges = batch_schedule(batches, ks)
+        assert ranges[0][0] == 1 and ranges[-1][1] == batches[-1]
+        assert all(a[1] + 1 == b[0] for a, b in zip(ranges, ranges[1:]))  # no gap, no overlap
+        for load in range(1, batches[-1] + 1):
+            scheduled = next(g for lo, hi, g in ranges if lo <= load <= hi)
+            assert scheduled == ks[batches.index(nearest_batch(load))], (load, ranges)
+    assert nearest_batch(39) == 32 and batch_schedule([1, 2, 4, 8, 16, 32, 64, 128], [3] * 6 + [2, 2]) == [[1, 45, 3], [46, 128, 2]]
 
 
 def test_advice_is_the_models_best_gamma_at_every_batch():

@@ -12,6 +12,7 @@ last γ carried past the last range; ``num_speculative_tokens`` stays the larges
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,18 +61,31 @@ class Advice:
                 "dynamic_speculative_config": self.dynamic_speculative_config}
 
 
+def nearest_batch(running: float) -> int:
+    """The site's batch size (``FIELDS["batch"].grid``, powers of two) nearest ``running`` (> 0)
+    on a log scale, ties to the smaller: the page's snap (docs/javascripts/core/url-state.js), so
+    that --site-grid prices the batch the page does (found once: 56 priced by the CLI, 64 by the page)."""
+    return min(FIELDS["batch"].grid, key=lambda b: (abs(math.log(b / running)), b))
+
+
 def batch_schedule(batches, gammas) -> list[list[int]]:
     """vLLM's ``num_speculative_tokens_per_batch_size`` for γ ``gammas[i]`` at grid batch
-    ``batches[i]``: batch b_i's γ holds from b_(i−1) + 1 to b_i (the first from 1), equal
-    neighbours merged. Shapes: two equal-length sequences, batches rising from 1."""
+    ``batches[i]``: batch b_i's γ holds for every load whose nearest grid batch (nearest_batch,
+    the rule the page and fit-metrics snap a running count by) is b_i, so the schedule runs the γ
+    the advice gives for the reader's load (found once: 39 running requests were advised the γ of
+    32 while the schedule ran 33–64 at the γ of 64); the first range from 1, the last to the last
+    batch; equal neighbours merged. Shapes: two equal-length sequences, grid batches rising from 1.
+    """
     ranges: list[list[int]] = []
     start = 1
-    for b, g in zip(batches, gammas):
+    for i, (b, g) in enumerate(zip(batches, gammas)):
+        end = int(b) if i == len(batches) - 1 else max(
+            n for n in range(int(b), int(batches[i + 1])) if nearest_batch(n) == b)
         if ranges and ranges[-1][2] == g:
-            ranges[-1][1] = int(b)
+            ranges[-1][1] = end
         else:
-            ranges.append([start, int(b), int(g)])
-        start = int(b) + 1
+            ranges.append([start, end, int(g)])
+        start = end + 1
     return ranges
 
 

@@ -164,7 +164,8 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
     else:
         lines.append(f"no --speculative-config: at batch {s.batch} no γ beats plain decoding")
     if advice.dynamic_speculative_config:
-        lines.append(f"γ by load (vLLM ≥ 0.24, {DYNAMIC_SD_DOCS}):")
+        lines.append(f"γ by load (vLLM ≥ 0.24, {DYNAMIC_SD_DOCS}; each range the loads nearest one batch size of the table, "
+                     "as the page rounds a load):")
         lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.dynamic_speculative_config)}'")
     return "\n".join(lines)
 

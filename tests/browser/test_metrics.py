@@ -12,6 +12,7 @@ import pytest
 
 from specmodel import FIELDS
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
+from specmodel.metrics.advice import batch_schedule
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, Reading
 
 from .conftest import PageLog
@@ -137,6 +138,19 @@ def test_the_page_s_limits_are_the_command_line_s(modules_page):
       return [p.MAX_DRAFT_POSITIONS, p.MAX_RUNNING_REQUESTS, p.MAX_TEXT_CHARS];
     }""")
     assert got == [MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS]
+
+
+def test_the_pages_gamma_by_load_schedule_is_the_command_lines(modules_page):
+    """Both snap a load to the batch the advice prices (found once: 39 running requests advised
+    32's γ under a schedule that ran them at 64's)."""
+    grid = [int(b) for b in FIELDS["batch"].grid]
+    gammas = [5, 4, 4, 3, 3, 3, 2, 2, 1, 0, 0][: len(grid)]
+    cases = [[grid[:n], gammas[:n]] for n in range(1, len(grid) + 1)]
+    got = modules_page.evaluate("""async ([cases, grid]) => {
+      const { batchSchedule } = await import('/javascripts/views/metrics.js');
+      return cases.map(([batches, gammas]) => batchSchedule(batches, gammas, grid));
+    }""", [cases, grid])
+    assert got == [batch_schedule(b, g) for b, g in cases]
 
 
 def _answer_rows(page) -> list[list[str]]:

@@ -38,15 +38,21 @@ export function pythonJson(value) {
 }
 
 // vLLM's num_speculative_tokens_per_batch_size from γ at each grid batch size (as
-// specmodel/metrics/advice.py batch_schedule): batch b_i's γ holds from b_(i−1) + 1 to b_i.
-export function batchSchedule(batches, gammas) {
+// specmodel/metrics/advice.py batch_schedule): batch b_i's γ holds for every load the page snaps
+// to b_i (core/url-state.js snap over `grid`, the batch axis), so the schedule runs the γ the
+// advice gives for the reader's load; the first range from 1, the last to the last batch.
+export function batchSchedule(batches, gammas, grid) {
   const ranges = [];
   let start = 1;
   batches.forEach((b, i) => {
     const g = gammas[i];
-    if (ranges.length && ranges[ranges.length - 1][2] === g) ranges[ranges.length - 1][1] = b;
-    else ranges.push([start, b, g]);
-    start = b + 1;
+    let end = b;
+    if (i < batches.length - 1) {
+      for (let n = b; n < batches[i + 1]; n += 1) if (snap(grid, n) === b) end = n;
+    }
+    if (ranges.length && ranges[ranges.length - 1][2] === g) ranges[ranges.length - 1][1] = end;
+    else ranges.push([start, end, g]);
+    start = end + 1;
   });
   return ranges;
 }
@@ -412,10 +418,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (top > 0) {
       const flag = configFlag(data, { ...state, gamma: top });
       const config = flagObject(flag);
-      config.num_speculative_tokens_per_batch_size = batchSchedule(fitting.map((r) => r.batch), ks);
+      config.num_speculative_tokens_per_batch_size = batchSchedule(fitting.map((r) => r.batch), ks, manifest.axes.batch);
       const p = el("p", "To change γ with load (vLLM 0.24 or later, ");
       const a = el("a", "dynamic speculative decoding", { href: DYNAMIC_DOCS });
-      p.append(a, document.createTextNode("), one flag carries the table's batch sizes that fit in memory:"));
+      p.append(a, document.createTextNode("), one flag carries the table's batch sizes that fit in memory, each range the loads nearest one of them, as the simulation rounds a load:"));
       const pre = el("pre");
       // the flags before it (--tensor-parallel-size on several GPUs) as the per-batch one has them
       const before = flag.slice(0, flag.indexOf("--speculative-config"));
