@@ -110,8 +110,8 @@ def fit_line(fit: AcceptanceFit) -> str:
 def _fit_note(fit: AcceptanceFit) -> str:
     """What limits the fit, as the page's fit paragraph says it (views/metrics.js fitLimit)."""
     if fit.grid_limited:
-        return (f"\n  note: α = {fit.alpha:.4g} is the closest α on the grid: its step limits the match; one number "
-                "cannot tell shapes apart")
+        # (that one number cannot tell the shapes apart, the fit line has said already)
+        return f"\n  note: α = {fit.alpha:.4g} is the closest α on the grid: its step limits the match"
     if fit.poor and fit.out_of_range:
         return (f"\n  note: no α gives acceptance {fit.shape} this mean acceptance length at γ = {fit.gamma}: "
                 "the advice is only as good as this fit")

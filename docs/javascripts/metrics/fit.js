@@ -19,7 +19,7 @@ export function fitLimit(fit, poorFit, alphaText) {
   if (fit.basis === MEAN_LENGTH) {
     if (!fit.out_of_range) {
       return fit.residual > GRID_NOTE_RESIDUAL
-        ? `α = ${alphaText} is the closest α on the grid: its step limits the match; one number cannot tell shapes apart`
+        ? `α = ${alphaText} is the closest α on the grid: its step limits the match`
         : null;
     }
     return fit.residual > poorFit[MEAN_LENGTH]
