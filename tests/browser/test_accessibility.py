@@ -306,6 +306,33 @@ def test_what_has_focus_is_never_behind_the_bar_or_the_header(new_context, width
     assert hidden == [], "\n".join(hidden)
 
 
+def test_held_sideways_the_headline_is_one_line_and_the_ladder_fits_under_it(new_context):
+    """Found by a cold read: at 740 × 360 the header and a two-line headline took 120 px, a third
+    of the window, and the ladder could not be seen under its readout. One line, one height whether
+    or not the state fits, and the ladder's plot (all but its title) fits below it."""
+    page = new_context(viewport={"width": 740, "height": 360}, is_mobile=True, has_touch=True).new_page()
+    heights = []
+    for query in ("", "?batch=1024"):
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.locator("#figure-ladder").scroll_into_view_if_needed()
+        got = page.evaluate("""() => {
+          const h = document.querySelector('#simulation .spec-sim__headline');
+          const detail = h.querySelector('.spec-sim__headline-detail').getBoundingClientRect();
+          const speedup = h.querySelector('[data-readout=speedup]').getBoundingClientRect();
+          // the plot with its axes: from the top of the y axis to the foot of the x axis
+          const axes = [...document.querySelectorAll('#figure-ladder svg g.role-axis')].map((g) => g.getBoundingClientRect());
+          const plot = Math.max(...axes.map((r) => r.bottom)) - Math.min(...axes.map((r) => r.top));
+          return {bottom: h.getBoundingClientRect().bottom, height: h.getBoundingClientRect().height,
+                  sameLine: Math.abs(detail.top - speedup.top) < speedup.height, plot, axes: axes.length};
+        }""")
+        assert got["sameLine"], got
+        assert got["bottom"] <= 0.26 * 360, got  # header and headline: at most a quarter of the window
+        assert got["axes"] >= 2 and got["plot"] <= 360 - got["bottom"], got
+        heights.append(got["height"])
+    assert heights[0] == heights[1]
+
+
 @pytest.mark.parametrize("viewport", [{"width": 375, "height": 740}, {"width": 740, "height": 360}], ids=["upright", "sideways"])
 def test_on_a_phone_focus_in_the_simulation_is_never_behind_its_headline(new_context, viewport):
     """On a phone the simulation keeps its verdict in a sticky headline under the header: Tab and
