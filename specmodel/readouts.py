@@ -43,7 +43,8 @@ class Readouts:
     passes / FLOPs of plain decoding. verify_*: one verify pass at full batch, context P + G/2;
     verify_time_s is its time under the state's cost model (whole-pass: the longer of
     verify_memory_time_s and verify_compute_time_s; per-kernel and calibrated: each kernel at its
-    own roofline, one after another, plus the calibrated fixed costs, so longer than either).
+    own roofline, one after another, and under the calibrated model no shorter than the launch
+    floor, so at least the longer of the two; the engine's per-step time is not in it).
     tensor_core_idle_fraction: 1 − compute time / pass time of that verify pass.
     memory_required_bytes: weights + B·(P+G)·KV per token of target and draft; fits_in_memory:
     whether that is ≤ the GPU's capacity.

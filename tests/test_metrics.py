@@ -230,6 +230,26 @@ def test_the_schedule_runs_at_every_load_the_gamma_advised_for_that_load():
     assert nearest_batch(39) == 32 and batch_schedule([1, 2, 4, 8, 16, 32, 64, 128], [3] * 6 + [2, 2]) == [[1, 45, 3], [46, 128, 2]]
 
 
+@pytest.mark.parametrize(("log", "drafter"), [("v0-running-100.log", "qwen3-0.6b"), ("v1-engine-running.log", "eagle3"),
+                                              ("prometheus-one.txt", "ngram"), ("v0.log", "qwen3-0.6b")])
+def test_the_printed_gamma_by_load_flag_runs_every_load_at_the_gamma_advised_for_it(log, drafter):
+    """Found by a cold read: 100 running requests snapped to 128, which does not fit: the advice
+    said no γ, while the printed flag (its ranges ending at 64, the last batch that fits) ran 100
+    at γ 2, as vLLM carries the last range's γ to every larger load. At every load, past the grid
+    too, the flag's γ is the one advised at the batch the load snaps to (0 where none is)."""
+    reading = parse_metrics((DATA / log).read_text())
+    fit = fit_acceptance(reading, FIELDS["alpha"].grid)
+    advice = advise(State(drafter=drafter), fit)
+    if advice.dynamic_speculative_config is None:
+        assert all(not row["recommended_gamma"] for row in advice.schedule)
+        return
+    ranges = advice.dynamic_speculative_config["num_speculative_tokens_per_batch_size"]
+    advised = {row["batch"]: row["recommended_gamma"] or 0 for row in advice.schedule}
+    for load in range(1, 3 * int(FIELDS["batch"].grid[-1])):
+        runs = next((g for lo, hi, g in ranges if lo <= load <= hi), ranges[-1][2])  # the last γ carried on
+        assert runs == advised[nearest_batch(load)], (load, ranges)
+
+
 def test_advice_is_the_models_best_gamma_at_every_batch():
     reading = parse_metrics((DATA / "prometheus-one.txt").read_text())
     fit = fit_acceptance(reading, FIELDS["alpha"].grid)
@@ -245,10 +265,10 @@ def test_advice_is_the_models_best_gamma_at_every_batch():
     assert advice.stops_paying_at_batch == first_off
     assert advice.speculative_config["num_speculative_tokens"] == advice.recommended_gamma
     ranges = advice.dynamic_speculative_config["num_speculative_tokens_per_batch_size"]
-    # the schedule covers the batch sizes that fit in memory; vLLM carries the last γ past them
+    # the schedule covers every batch size, γ 0 past those that fit; vLLM carries the last γ on
     fitting = [r["batch"] for r in advice.schedule if r["fits_in_memory"]]
     assert advice.largest_fitting_batch == fitting[-1] < 1024
-    assert ranges[0][0] == 1 and ranges[-1][1] == fitting[-1] and ranges[-1][2] == 0
+    assert ranges[0][0] == 1 and ranges[-1][1] == 1024 and ranges[-1][2] == 0
     assert advice.dynamic_speculative_config["num_speculative_tokens"] == max(r[2] for r in ranges)
 
 

@@ -38,8 +38,8 @@ class Advice:
     ``largest_fitting_batch``: the largest of those batch sizes whose weights and KV caches fit in
     the GPUs (None: none fits); ``stops_paying_at_batch``: the first batch size that fits at which no
     γ beats plain decoding (None: it pays at every one that fits); ``recommended_gamma``: at the
-    state's batch size (None: it does not fit). The γ-by-load schedule covers the batch sizes that fit (vLLM carries the
-    last range's γ beyond it).
+    state's batch size (None: it does not fit). The γ-by-load schedule covers every batch size of the grid, γ 0 where
+    ``recommended_gamma`` is 0 or None (vLLM carries the last range's γ beyond it).
     """
 
     state: State
@@ -126,10 +126,13 @@ def advise(state: State, fit: AcceptanceFit, catalog: Catalog | None = None) -> 
     fitting = [row for row in schedule if row["fits_in_memory"]]
     stops = next((row["batch"] for row in fitting if row["recommended_gamma"] == 0), None)
     config = drafter.speculative_config(at["recommended_gamma"]) if at["recommended_gamma"] else None
-    ks = [row["recommended_gamma"] for row in fitting]
+    # every grid batch, γ 0 where none pays or the load does not fit: vLLM carries the last
+    # range's γ to every larger load (found once: a schedule ending at the last batch that fits
+    # drafted at γ 2 for a reader's 100 requests, where the advice says no γ)
+    ks = [row["recommended_gamma"] or 0 for row in schedule]
     dynamic = None
     if ks and max(ks) > 0:
         dynamic = dict(drafter.speculative_config(max(ks)))
-        dynamic["num_speculative_tokens_per_batch_size"] = batch_schedule([row["batch"] for row in fitting], ks)
+        dynamic["num_speculative_tokens_per_batch_size"] = batch_schedule([row["batch"] for row in schedule], ks)
     return Advice(state, at["speedup_at_fitted_gamma"], at["best_gamma"], at["best_speedup"], at["recommended_gamma"],
                   fitting[-1]["batch"] if fitting else None, stops, schedule, config, dynamic)

@@ -165,7 +165,7 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
         lines.append(f"no --speculative-config: at batch {s.batch} no γ beats plain decoding")
     if advice.dynamic_speculative_config:
         lines.append(f"γ by load (vLLM ≥ 0.24, {DYNAMIC_SD_DOCS}; each range the loads nearest one batch size of the table, "
-                     "as the page rounds a load):")
+                     "as the page rounds a load; γ 0 where no γ pays or the load does not fit in memory):")
         lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.dynamic_speculative_config)}'")
     return "\n".join(lines)
 

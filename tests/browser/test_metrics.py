@@ -557,6 +557,19 @@ def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home)
     answer = home.locator("[data-metrics-answer]").inner_text()
     said = f"{no_load(None).capitalize()}: the answer prices the simulation's 256 sequences. Set yours under “Your deployment”."
     assert said in answer, answer
+    # found by a cold read: once the reader has set the batch and the drafter under "Your
+    # deployment", the answer no longer asks them to
+    home.select_option("#metrics-batch", "32")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('32 sequences')")
+    home.select_option("#metrics-drafter", "eagle3")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('EAGLE-3')")
+    answer = home.locator("[data-metrics-answer]").inner_text()
+    assert "Set yours" not in answer, answer
+    assert f"{no_load(None).capitalize()}: the answer prices 32 sequences, as set under “Your deployment”." in answer, answer
+    assert "the answer prices EAGLE-3 head, as set under “Your deployment”." in answer, answer
+    home.goto("/?batch=256")
+    wait_rendered(home, "?batch=256")
+    _paste(home, V0_LINE)
     # the command line gives the same reason for the batch it prices, and its flag to change it
     assert f"note: batch 1: {no_load(None)}; --batch sets it" in _cli_text(stdin=V0_LINE)
     # a running count of 0 (idle engine lines only) tells no load either, in the command line's words

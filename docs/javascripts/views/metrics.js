@@ -354,14 +354,23 @@ export function mountMetrics(root, manifest, { apply, current }) {
       if (state.gamma !== fit.gamma) differs.push(`γ = ${state.gamma}`);
       if (differs.length) nodes.push(el("p", `The simulation has since moved away from the fit (${differs.join(", ")}): these numbers are for the settings shown, not for your acceptance.`, { class: "spec-metrics__warn" }));
     }
+    // What the text does not say, and which the answer fills in: once the reader has set it under
+    // "Your deployment", said to be theirs (found once: "Set yours" stayed after they had).
+    const readAt = fitted.announced ?? state;
+    const setByReader = (name) => state[name] !== readAt[name];
     if (!fitted.example) {
-      nodes.push(el("p", `The text does not say which drafter produced it: the answer prices ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
+      nodes.push(el("p", setByReader("drafter")
+        ? `The text does not say which drafter produced it: the answer prices ${labels.drafter[state.drafter]}, as set under “Your deployment”.`
+        : `The text does not say which drafter produced it: the answer prices ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
     }
     if (batchNote) nodes.push(el("p", batchNote));
     const running = fitted.reading.running_requests;
     if (!(running > 0)) {
       const why = noLoad(running);
-      nodes.push(el("p", `${why.charAt(0).toUpperCase()}${why.slice(1)}: the answer prices the simulation's ${sequences(state.batch)}. Set yours under “Your deployment”.`));
+      const Why = `${why.charAt(0).toUpperCase()}${why.slice(1)}`;
+      nodes.push(el("p", setByReader("batch")
+        ? `${Why}: the answer prices ${sequences(state.batch)}, as set under “Your deployment”.`
+        : `${Why}: the answer prices the simulation's ${sequences(state.batch)}. Set yours under “Your deployment”.`));
     }
     const list = el("ul");
     list.append(el("li", `Speedup at γ = ${state.gamma}: ${format("times", speedup)}. It is the highlighted rung of the simulation's ladder.`));
@@ -413,15 +422,18 @@ export function mountMetrics(root, manifest, { apply, current }) {
     } else {
       nodes.push(el("p", `At ${sequences(state.batch)} no γ beats plain decoding: leave speculation off.`));
     }
-    const ks = fitting.map((r) => r.use);
+    // Every batch size of the table, γ 0 where none pays or the load does not fit: vLLM carries
+    // the last range's γ to every larger load (found once: a schedule ending at the last batch
+    // that fits drafted at γ 2 for a reader's 100 requests, where the answer says no γ).
+    const ks = rows.map((r) => (r.fits ? r.use : 0));
     const top = ks.length ? Math.max(...ks) : 0;
     if (top > 0) {
       const flag = configFlag(data, { ...state, gamma: top });
       const config = flagObject(flag);
-      config.num_speculative_tokens_per_batch_size = batchSchedule(fitting.map((r) => r.batch), ks, manifest.axes.batch);
+      config.num_speculative_tokens_per_batch_size = batchSchedule(rows.map((r) => r.batch), ks, manifest.axes.batch);
       const p = el("p", "To change γ with load (vLLM 0.24 or later, ");
       const a = el("a", "dynamic speculative decoding", { href: DYNAMIC_DOCS });
-      p.append(a, document.createTextNode("), one flag carries the table's batch sizes that fit in memory, each range the loads nearest one of them, as the simulation rounds a load:"));
+      p.append(a, document.createTextNode("), one flag carries every batch size of the table, each range the loads nearest one of them, as the simulation rounds a load, and γ 0 (no drafting) where no γ pays or the load does not fit in memory:"));
       const pre = el("pre");
       // the flags before it (--tensor-parallel-size on several GPUs) as the per-batch one has them
       const before = flag.slice(0, flag.indexOf("--speculative-config"));
