@@ -652,3 +652,32 @@ def test_a_phone_never_shows_two_verdicts(new_context):
     page.evaluate("y => scrollTo({top: y, behavior: 'instant'})", main[1] + 400)
     page.wait_for_function("() => !document.querySelector('#simulation [data-bar]').hidden")
     assert page.evaluate(BAR_AND_HEADLINE) == [True, False]
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (375, 812)])
+def test_switching_the_palette_leaves_the_reader_where_they_were(new_context, width, height):
+    """Found by a cold read: each click on the theme's light/dark switch moved the page up about a
+    screen (764 px at 1440 × 900): its label focuses a hidden radio button in the sticky header, and
+    the browser scrolled the document to "show" it under the root's scroll-padding."""
+    phone = width < 600
+    page = new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => document.documentElement.hasAttribute('data-tables-fitted')")
+    page.evaluate("document.querySelector('#figure-decision').scrollIntoView()")
+    # once the page has settled there (the bar appears, figures above catch up)
+    start, previous = page.evaluate("scrollY"), None
+    while start != previous:
+        page.wait_for_timeout(400)
+        previous, start = start, page.evaluate("scrollY")
+    assert start > 5000
+    for scheme in ("slate", "default", "slate"):
+        page.locator("label.md-header__button[for^=__palette]:visible").click()
+        page.wait_for_function(f"() => document.body.dataset.mdColorScheme === '{scheme}'")
+        page.wait_for_timeout(200)
+        assert abs(page.evaluate("scrollY") - start) <= 2, scheme
+    # and no control of the header moves the page when the keyboard reaches it
+    for selector in (".md-header .md-option", ".md-header label.md-header__button", ".md-header [href]"):
+        for handle in page.query_selector_all(selector):
+            handle.evaluate("e => e.focus()")
+            assert abs(page.evaluate("scrollY") - start) <= 2, selector
