@@ -639,3 +639,24 @@ def test_the_summary_names_the_target_and_its_gpus(page, page_log):
     page.click("[data-action=metrics-example]")
     status = _wait_read(page)
     assert "Predicted for Qwen3-32B on H100 SXM ×2 drafting with n-gram" in status, status
+
+
+@pytest.mark.parametrize("width", [1440, 375])
+@pytest.mark.parametrize("log", ["v0-running-100.log", "v0.log", "v1-engine-running.log", "prometheus-two.txt"])
+def test_what_the_text_says_keeps_its_values_readable(new_context, width, log):
+    """Found by a cold read: after a V0 log at 1440 px the reading's values were 13 px wide, a
+    letter or two a line, running over the table of contents (a long derived name took the width)."""
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    _paste(page, (DATA / log).read_text())
+    got = page.evaluate("""() => {
+      const dl = document.querySelector('[data-metrics-reading]').getBoundingClientRect();
+      return [...document.querySelectorAll('[data-metrics-reading] dd')].map((dd) => {
+        const r = dd.getBoundingClientRect();
+        return [dd.textContent.slice(0, 30), r.width, r.right - dl.right, dl.width];
+      });
+    }""")
+    assert got
+    for text, w, beyond, whole in got:
+        assert w >= min(0.3 * whole, 160) and beyond <= 1, (text, w, beyond, whole)
