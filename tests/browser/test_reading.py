@@ -681,3 +681,26 @@ def test_switching_the_palette_leaves_the_reader_where_they_were(new_context, wi
         for handle in page.query_selector_all(selector):
             handle.evaluate("e => e.focus()")
             assert abs(page.evaluate("scrollY") - start) <= 2, selector
+
+
+@pytest.mark.parametrize("query", ["?batch=1024", "?gpu=h200&target=qwen3-30b-a3b&drafter=eagle3&batch=1024",
+                                   "?gpu=l40s&target=llama-3.3-70b-instruct&drafter=llama-3.2-1b&batch=1024"])
+def test_held_sideways_the_bars_readouts_are_one_line_whatever_the_state(new_context, query):
+    """Found by a cold read: at 740 × 360 a state that does not fit wrapped the bar's "does not fit"
+    badge to a line of its own, and header and bar took 144 of 360 px."""
+    page = new_context(viewport={"width": 740, "height": 360}, is_mobile=True, has_touch=True).new_page()
+    page.goto("/" + query)
+    page.wait_for_function("() => document.querySelector('#simulation')?.hasAttribute('data-rendered')")
+    page.evaluate("() => scrollTo(0, document.body.scrollHeight / 3)")
+    page.wait_for_selector("#simulation [data-bar]:not([hidden])")
+    got = page.evaluate("""() => {
+      const bar = document.querySelector('#simulation [data-bar]');
+      const top = (s) => bar.querySelector(s).getBoundingClientRect().top;
+      const note = bar.querySelector('.spec-bar__readouts [data-fit-note]');
+      return {height: bar.getBoundingClientRect().height, speedup: top('.spec-bar__speedup'),
+              note: note.hidden ? null : top('.spec-bar__readouts [data-fit-note]'),
+              speedupHeight: bar.querySelector('.spec-bar__speedup').getBoundingClientRect().height};
+    }""")
+    assert got["note"] is not None, got  # every one of these states does not fit
+    assert abs(got["note"] - got["speedup"]) < got["speedupHeight"], got
+    assert got["height"] <= 0.22 * 360, got
