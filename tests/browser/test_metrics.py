@@ -13,7 +13,7 @@ import pytest
 from specmodel import FIELDS
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
-from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, Reading
+from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, SPREAD_RATIO, Reading
 
 from .conftest import PageLog
 from .site_helpers import current_query, manifest, query_of, wait_rendered
@@ -135,9 +135,9 @@ def test_the_page_s_limits_are_the_command_line_s(modules_page):
     page's limits are the model's."""
     got = modules_page.evaluate("""async () => {
       const p = await import('/javascripts/metrics/parse.js');
-      return [p.MAX_DRAFT_POSITIONS, p.MAX_RUNNING_REQUESTS, p.MAX_TEXT_CHARS];
+      return [p.MAX_DRAFT_POSITIONS, p.MAX_RUNNING_REQUESTS, p.MAX_TEXT_CHARS, p.SPREAD_RATIO];
     }""")
-    assert got == [MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS]
+    assert got == [MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, SPREAD_RATIO]
 
 
 def test_the_pages_gamma_by_load_schedule_is_the_command_lines(modules_page):

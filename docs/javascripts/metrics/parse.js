@@ -698,6 +698,8 @@ function readPrometheus(lines) {
 // …, Running: 16 reqs, Waiting: 0 reqs, …"; V0: "Avg prompt throughput: …, Running: 8 reqs,
 // Swapped: …"): its Running count is the load the essay tells readers to read.
 const RUNNING = /Running: ([0-9]+) reqs/;
+// parse.py SPREAD_RATIO: engine lines whose running counts differ by more than this factor span a changing load.
+export const SPREAD_RATIO = 4;
 const ENGINE = /Engine ([0-9]+):/;
 
 function median(values) {
@@ -742,6 +744,16 @@ function engineRunning(lines) {
       `summed over ${byEngine.size} engines.`;
   }
   if (idle && byEngine.size) note += ` ${idle} line${idle !== 1 ? "s" : ""} with Running: 0 reqs (idle, nothing drafted) left out.`;
+  // a load that changed a lot over the text: one γ for its median fits neither end (parse.py)
+  let lo = 1, hi = 1;
+  for (const v of byEngine.values()) {
+    const [a, b] = [Math.min(...v), Math.max(...v)];
+    if (b / a > hi / lo) [lo, hi] = [a, b];
+  }
+  if (hi > SPREAD_RATIO * lo) {
+    note += ` The lines range from ${shown(lo)} to ${shown(hi)} running requests: the load changed over the text, ` +
+      "and the γ by load below follows it where one γ cannot.";
+  }
   return { running, note };
 }
 
