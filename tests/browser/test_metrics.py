@@ -660,3 +660,25 @@ def test_what_the_text_says_keeps_its_values_readable(new_context, width, log):
     assert got
     for text, w, beyond, whole in got:
         assert w >= min(0.3 * whole, 160) and beyond <= 1, (text, w, beyond, whole)
+
+
+def test_an_extrapolated_deployment_says_so_in_the_answer_as_the_command_line_does(home):
+    """Found by a cold read: for L40S / Qwen3-32B the paste box's answer never said the calibrated
+    constants were fitted on Qwen3-8B on one H100; the simulation and fit-metrics do."""
+    from specmodel import State, default_catalog
+    from specmodel.extrapolation import extrapolation_note
+    home.goto("/?gpu=l40s&target=qwen3-32b")
+    home.wait_for_function("() => document.querySelector('#simulation')?.hasAttribute('data-rendered')")
+    _paste(home, (DATA / "v1-engine-running.log").read_text())
+    answer = home.locator("[data-metrics-answer]").inner_text()
+    catalog = default_catalog()
+    state = State(gpu="l40s", target="qwen3-32b", tp=catalog.tensor_parallel_for("l40s", "qwen3-32b"))
+    note = extrapolation_note(state, catalog)
+    assert note and f"This configuration is {note}." in answer, answer
+    cli = _cli_text("--gpu", "l40s", "--target", "qwen3-32b", stdin=(DATA / "v1-engine-running.log").read_text())
+    assert f"({note})" in cli
+    # on the essay's own configuration, nothing of the kind
+    home.goto("/")
+    wait_rendered(home, "")
+    _paste(home, (DATA / "v1-engine-running.log").read_text())
+    assert "This configuration is" not in home.locator("[data-metrics-answer]").inner_text()

@@ -343,6 +343,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const speedup = lookup(data, "speedup", state);
     const nodes = [];
     nodes.push(el("p", `Predictions of the cost model (${labels.cost_model[state.cost_model]}), not measurements: ${labels.target[state.target]} on ${labels.gpu[state.gpu]}${state.tp > 1 ? ` ×${state.tp}` : ""}, drafter ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context.`));
+    // found by a cold read: on another GPU or target the answer did not say it is extrapolated,
+    // where the simulation and fit-metrics do (specmodel/metrics/report.py, the same note)
+    const extrapolated = lookup(data, "extrapolation_note", state);
+    if (extrapolated) nodes.push(el("p", `This configuration is ${extrapolated}.`, { class: "spec-metrics__warn" }));
     const ownShape = state.acceptance === fit.shape;
     const stand = !ownShape && state.alpha === fit.alphas[state.acceptance] && state.gamma === fit.gamma;
     if (stand) {
