@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from specmodel import FIELDS, Catalog, State
+from specmodel.fields import site_acceptance_shapes
 from specmodel.breakdown import PART_LABELS, STEP_PARTS
 from specmodel.calibration.measurements import GPUSTACK, SILYBENCH
 from specmodel.costs import COST_MODELS
@@ -119,7 +120,7 @@ def configurations(catalog: Catalog) -> list[Configuration]:
             out.append(Configuration(
                 gpu, target, tp, tuple(catalog.drafters_for(target)),
                 tuple(SITE_COST_MODELS) if full else (default.cost_model,),
-                tuple(FIELDS["acceptance"].grid) if full else ("falling",),
+                site_acceptance_shapes(gpu, target, tp),
                 tuple(FIELDS["workload"].grid) if full else (default.workload,)))
     return sorted(out, key=lambda c: c.key != (default.gpu, default.target, default.tp))
 

@@ -24,11 +24,11 @@ from .claims import SEED_TITLE, evaluate_claims
 from .costs import COST_MODELS
 from .errors import ModelInputError
 from .extrapolation import extrapolation_note
-from .fields import FIELDS
+from .fields import FIELDS, site_acceptance_shapes
 from .metrics import advise, fit_acceptance, parse_metrics
-from .metrics.advice import nearest_batch
+from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
-from .metrics.report import no_load, reading_lines, report
+from .metrics.report import held_shape_note, no_load, reading_lines, report
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -222,9 +222,16 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         # the GPUs the site (and evaluate) gives the target: found once, Qwen3-32B priced on one
         # H100 here and on two in the page's paste box
         values["tp"] = catalog.tensor_parallel_for(values["gpu"], values["target"]) or FIELDS["tp"].default
-    state = State(**values, gamma=fit.gamma, alpha=fit.alpha, acceptance=fit.shape)
+    acceptance = fit.shape
+    if args.site_grid:
+        # the page can show only the shapes its data hold for the configuration (found once: the
+        # page priced falling on H200 at 2.09×, this command rising at 2.16×, for one log)
+        acceptance = held_shape(fit, site_acceptance_shapes(values["gpu"], values["target"], values["tp"]))
+        if acceptance != fit.shape:
+            notes.append(held_shape_note(fit, acceptance))
+    state = State(**values, gamma=fit.gamma, alpha=fit.alphas[acceptance], acceptance=acceptance)
     catalog.check_state(state)
-    advice = advise(state, fit, catalog)
+    advice = advise(state, fit, catalog, acceptance)
     if args.json:
         return json.dumps({"reading": reading.as_dict(), "fit": fit.as_dict(), "advice": advice.as_dict(),
                            "notes": notes})
@@ -391,8 +398,9 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
                 "drafter": f"{f.default}, or the first drafter for the target"}.get(name, f"from the text, else {f.default}")
         fm.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
                         help=f"{f.help}{choices}; default {default if default is not None else said}")
-    fm.add_argument("--site-grid", action="store_true", help="fit α on the site's grid (steps of 0.05) and snap the running requests to "
-                    "the site's nearest batch size, as the page does")
+    fm.add_argument("--site-grid", action="store_true", help="fit α on the site's grid (steps of 0.05), snap the running requests to "
+                    "the site's nearest batch size and price only the acceptance shapes the site's data hold for the "
+                    "configuration, as the page does")
     fm.add_argument("--json", action="store_true", help="one JSON object: reading, fit, advice")
     sub.add_parser("catalog", help="every GPU, model, drafter and engine constant, with its figures and source")
     val = sub.add_parser("validate", help="every cost model against every measurement")

@@ -141,3 +141,18 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
 
 # The fields a site state is made of, in URL order.
 SITE_FIELDS = tuple(name for name, f in FIELDS.items() if f.grid is not None)
+
+# The acceptance shapes the site's data hold for a configuration other than the default one (the
+# fields' default GPU, target and tp): the data budget holds every shape for the essay's own
+# configuration only (generator/axes.py configurations).
+SITE_OTHER_CONFIGURATION_ACCEPTANCE = ("falling",)
+
+
+def site_acceptance_shapes(gpu: str, target: str, tp: int) -> tuple[str, ...]:
+    """The acceptance shapes the site's precomputed data hold for ``target`` on ``tp`` × ``gpu``:
+    every one for the default configuration, falling only for the others. The page prices a fit
+    whose shape is not among them at the best fit among those that are, and so does
+    ``specmodel fit-metrics --site-grid`` (found once: 2.09× on the page, 2.16× from the command
+    line, for one log on H200)."""
+    default = (FIELDS["gpu"].default, FIELDS["target"].default, FIELDS["tp"].default)
+    return tuple(FIELDS["acceptance"].grid) if (gpu, target, tp) == default else SITE_OTHER_CONFIGURATION_ACCEPTANCE

@@ -430,6 +430,38 @@ def test_site_grid_snaps_the_running_requests_to_the_pages_batch():
     assert "snap the running requests to the site's nearest batch size" in " ".join(_cli("--help").stdout.split())
 
 
+def test_site_grid_prices_only_the_shapes_the_sites_data_hold_for_the_configuration():
+    """Found by a cold read: on H200 the page priced the n-gram example at acceptance falling (the
+    only shape H200's data hold, which it says) while --site-grid, "as the page does", priced the
+    fitted rising: 2.16× against 2.09×, best γ 6 against 10."""
+    from generator.axes import configurations
+    from specmodel import default_catalog
+    from specmodel.fields import site_acceptance_shapes
+    # the generator's configurations and the command line read one rule
+    for c in configurations(default_catalog()):
+        assert c.acceptance == site_acceptance_shapes(c.gpu, c.target, c.tp)
+    ngram = (DATA / "v1-ngram.log").read_text()
+    site = json.loads(_cli("-", "--site-grid", "--json", "--gpu", "h200", "--drafter", "ngram", stdin=ngram).stdout)
+    fit = site["fit"]
+    assert fit["shape"] == "rising" and set(fit["alphas"]) == {"falling", "rising", "same"}
+    state = site["advice"]["state"]
+    assert (state["acceptance"], state["alpha"]) == ("falling", fit["alphas"]["falling"]) and fit["alphas"]["falling"] == 0.65
+    # that shape's own best α on the site's grid: no other α fits it closer
+    reading = parse_metrics(ngram)
+    assert all(fit_acceptance(reading, [a]).residuals["falling"] >= fit["residuals"]["falling"] - 1e-12
+               for a in FIELDS["alpha"].grid)
+    note = ("this configuration's data hold acceptance falling only: the answer uses that shape's best fit to your "
+            f"rates, α = 0.65 (residual {fit['residuals']['falling']:.3f}, against {fit['residual']:.3f} for rising). "
+            "specmodel fit-metrics without --site-grid prices your shape on any configuration")
+    assert note in site["notes"], site["notes"]
+    # without --site-grid, and on the essay's own configuration, the fitted shape is priced
+    fine = json.loads(_cli("-", "--json", "--gpu", "h200", "--drafter", "ngram", stdin=ngram).stdout)
+    assert fine["advice"]["state"]["acceptance"] == "rising" and not any("data hold" in n for n in fine["notes"])
+    home = json.loads(_cli("-", "--site-grid", "--json", "--drafter", "ngram", stdin=ngram).stdout)
+    assert home["advice"]["state"]["acceptance"] == "rising" and home["advice"]["state"]["alpha"] == fit["alpha"]
+    assert "price only the acceptance shapes the site's data hold" in " ".join(_cli("--help").stdout.split())
+
+
 @pytest.mark.parametrize("x", [0.999, 1.003, 0.99951, 1.0, 0.9999999, 1.23456, 0.5, 2.005, 1.00004])
 def test_the_command_line_writes_a_speedup_as_the_page_does(x):
     """Found by a cold read: fit-metrics printed "1.00×" where the page writes "0.999×"."""

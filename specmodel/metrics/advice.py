@@ -89,15 +89,27 @@ def batch_schedule(batches, gammas) -> list[list[int]]:
     return ranges
 
 
-def advise(state: State, fit: AcceptanceFit, catalog: Catalog | None = None) -> Advice:
+def held_shape(fit: AcceptanceFit, shapes) -> str:
+    """The acceptance shape to price ``fit`` at where only ``shapes`` can be shown (the site's data
+    for a configuration, fields.site_acceptance_shapes): the fit's own where held, else the held
+    shape with the smallest residual, the first in ``shapes`` on a tie (views/metrics.js adjust)."""
+    held = [s for s in shapes if s in fit.alphas]
+    if not held or fit.shape in held:
+        return fit.shape
+    return min(held, key=lambda s: fit.residuals[s])
+
+
+def advise(state: State, fit: AcceptanceFit, catalog: Catalog | None = None, acceptance: str | None = None) -> Advice:
     """The calibrated (or ``state.cost_model``) prediction at ``state`` with the fitted acceptance.
 
     ``state``'s α, acceptance and γ are replaced by the fit's; everything else (GPU, target, tp,
-    drafter, batch, context, workload) is the reader's. Raises ModelInputError for a state the
-    catalog rejects (catalog.check_state).
+    drafter, batch, context, workload) is the reader's. ``acceptance``: price this shape at its own
+    best α (``fit.alphas``) instead of the fit's best shape (held_shape). Raises ModelInputError for a
+    state the catalog rejects (catalog.check_state), KeyError for a shape the fit did not try.
     """
     catalog = catalog or default_catalog()
-    state = state.replace(alpha=fit.alpha, acceptance=fit.shape, gamma=fit.gamma)
+    shape = acceptance or fit.shape
+    state = state.replace(alpha=fit.alphas[shape], acceptance=shape, gamma=fit.gamma)
     catalog.check_state(state)
     grid_batches = [int(b) for b in FIELDS["batch"].grid]
     batches = sorted(set(grid_batches) | {state.batch})

@@ -35,7 +35,9 @@ class AcceptanceFit:
 
     ``residual``: RMS of per-position rates (basis PER_POSITION) or |Δ mean acceptance length|
     (basis MEAN_LENGTH). ``residuals``: the best residual of each shape tried, by shape name.
-    ``out_of_range`` (basis MEAN_LENGTH): the text's mean lies beyond what the shape gives at any α
+    ``alphas``: each shape's own best α, by shape name (the page prices a configuration whose site
+    data lack the best shape at the best of those it holds, views/metrics.js adjust; so does
+    ``fit-metrics --site-grid``). ``out_of_range`` (basis MEAN_LENGTH): the text's mean lies beyond what the shape gives at any α
     tried; else a one-number fit's residual is only the α grid's step, no sign of a wrong shape
     (found once: "no acceptance shape describes these numbers well" for a V0 line 0.076 from α = 0.9).
     """
@@ -45,6 +47,7 @@ class AcceptanceFit:
     gamma: int
     residual: float
     residuals: dict
+    alphas: dict
     basis: str
     fitted_per_position: tuple[float, ...]
     fitted_mean_acceptance_length: float
@@ -63,7 +66,7 @@ class AcceptanceFit:
 
     def as_dict(self) -> dict:
         return {"poor": self.poor, "out_of_range": self.out_of_range, "shape": self.shape, "alpha": self.alpha, "gamma": self.gamma, "residual": self.residual,
-                "residuals": dict(self.residuals), "basis": self.basis,
+                "residuals": dict(self.residuals), "alphas": dict(self.alphas), "basis": self.basis,
                 "fitted_per_position": list(self.fitted_per_position),
                 "fitted_mean_acceptance_length": self.fitted_mean_acceptance_length}
 
@@ -80,28 +83,31 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
         gamma = measured.size
         best = None
         residuals = {}
+        best_alphas = {}
         for shape in ACCEPTANCE_SHAPES:
             model = per_position_acceptance(gamma, a, shape, gamma)  # (α, γ)
             rms = np.sqrt(np.mean((model - measured) ** 2, axis=-1))
             i = int(np.argmin(rms))
             residuals[shape] = float(rms[i])
+            best_alphas[shape] = float(a[i])
             if best is None or rms[i] < best[2] - 1e-12:
                 best = (shape, float(a[i]), float(rms[i]))
         shape, alpha, residual = best
-        return _fit(shape, alpha, gamma, residual, residuals, PER_POSITION)
+        return _fit(shape, alpha, gamma, residual, residuals, best_alphas, PER_POSITION)
     if reading.mean_acceptance_length is not None and reading.gamma:
         gamma = int(reading.gamma)
         model = mean_acceptance_length(gamma, a, FALLING, gamma)
         gap = np.abs(model - reading.mean_acceptance_length)
         i = int(np.argmin(gap))
         beyond = not model.min() <= reading.mean_acceptance_length <= model.max()
-        return _fit(FALLING, float(a[i]), gamma, float(gap[i]), {FALLING: float(gap[i])}, MEAN_LENGTH, bool(beyond))
+        return _fit(FALLING, float(a[i]), gamma, float(gap[i]), {FALLING: float(gap[i])},
+                    {FALLING: float(a[i])}, MEAN_LENGTH, bool(beyond))
     missing = " ".join(reading.notes[-1:]) or "The text gives no mean acceptance length."
     raise MetricsInputError(f"the {reading.source} text cannot be fitted: {missing.rstrip('.')}")
 
 
-def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, basis: str,
+def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, alphas: dict, basis: str,
          out_of_range: bool = False) -> AcceptanceFit:
     per_pos = per_position_acceptance(gamma, alpha, shape, gamma)
-    return AcceptanceFit(shape, alpha, gamma, residual, residuals, basis, tuple(float(p) for p in per_pos),
+    return AcceptanceFit(shape, alpha, gamma, residual, residuals, alphas, basis, tuple(float(p) for p in per_pos),
                          float(1 + per_pos.sum()), out_of_range)

@@ -38,6 +38,15 @@ def no_load(running: float | None) -> str:
     return f"the text reports {running:g} running requests (idle), which tells no load"
 
 
+def held_shape_note(fit: AcceptanceFit, shape: str) -> str:
+    """Why --site-grid prices ``shape``, not the fit's best: the site's data for the configuration
+    hold only other shapes (advice.held_shape); the page's words (views/metrics.js), its shape
+    labels aside."""
+    return (f"this configuration's data hold acceptance {shape} only: the answer uses that shape's best fit to your rates, "
+            f"α = {fit.alphas[shape]:.2f} (residual {fit.residuals[shape]:.3f}, against {fit.residual:.3f} for {fit.shape}). "
+            "specmodel fit-metrics without --site-grid prices your shape on any configuration")
+
+
 def times(x: float, decimals: int = 2) -> str:
     """A speedup as the page writes it: ``decimals`` decimals and "×", more where it would read
     as 1 but is not (specmodel.display; found once: "1.00×" here for the page's "0.999×")."""

@@ -265,6 +265,16 @@ def test_the_summary_names_the_shape_it_prices_where_the_settings_lack_the_best_
     # and the table of fits gives that shape's α, not a dash
     rows = home.eval_on_selector_all("[data-metrics-fits] tr", "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
     assert [f"{falling_alpha:.2f}"] == [r[1] for r in rows if r[0].startswith(falling)]
+    # the command line's --site-grid prices that shape too, and says why in the page's words (found
+    # by a cold read: it priced the fitted rising, 2.16× against the page's 2.09×)
+    cli = _cli("--gpu", "h200", "--drafter", "ngram", "--batch", "1", stdin=(DATA / "v1-ngram.log").read_text())
+    assert (cli["advice"]["state"]["acceptance"], cli["advice"]["state"]["alpha"]) == ("falling", falling_alpha)
+    assert _times(cli["advice"]["speedup"]) in status
+    _check_answer_against_cli(home, cli)
+    warning = home.locator("[data-metrics-answer] .spec-metrics__warn", has_text="data hold acceptance").inner_text()
+    said = next(n for n in cli["notes"] if "data hold acceptance" in n)
+    labels = manifest()["labels"]["acceptance"]
+    assert warning.replace(falling, "falling").replace(labels["rising"], "rising") == said[0].upper() + said[1:] + "."
 
 
 def test_a_readers_own_paste_does_not_keep_the_examples_drafter(home):

@@ -350,7 +350,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const ownShape = state.acceptance === fit.shape;
     const stand = !ownShape && state.alpha === fit.alphas[state.acceptance] && state.gamma === fit.gamma;
     if (stand) {
-      nodes.push(el("p", `This configuration's data hold acceptance ${labels.acceptance[state.acceptance]} only: the answer uses that shape's best fit to your rates, α = ${fixed(state.alpha, 2)} (residual ${fixed(fit.residuals[state.acceptance], 3)}, against ${fixed(fit.residual, 3)} for ${labels.acceptance[fit.shape]}). specmodel fit-metrics prices your shape on any configuration.`, { class: "spec-metrics__warn" }));
+      nodes.push(el("p", `This configuration's data hold acceptance ${labels.acceptance[state.acceptance]} only: the answer uses that shape's best fit to your rates, α = ${fixed(state.alpha, 2)} (residual ${fixed(fit.residuals[state.acceptance], 3)}, against ${fixed(fit.residual, 3)} for ${labels.acceptance[fit.shape]}). specmodel fit-metrics without --site-grid prices your shape on any configuration.`, { class: "spec-metrics__warn" }));
     } else {
       const differs = [];
       if (!ownShape) differs.push(`acceptance ${labels.acceptance[state.acceptance]}`);
