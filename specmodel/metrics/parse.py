@@ -314,6 +314,26 @@ def _unreadable_v1(lines: int) -> str:
             f"{'it' if lines == 1 else 'they'} could not be read; paste whole lines as vLLM logs them.")
 
 
+def _plural(n: int, unit: str) -> str:
+    return f"{n} {unit}{'' if n == 1 else 's'}"
+
+
+def gamma_changed(lengths: list[int], k: int, unit: str) -> str | None:
+    """The note for ``unit``s (lines, requests) whose numbers of draft positions differ, ``k`` the
+    one read (the most common; on a tie the first): which were left out, so that a text spanning a
+    change of num_speculative_tokens is not read as one γ unsaid (found by a cold read: 1 line at
+    γ = 4 and 1 at γ = 3 read as γ = 4, the other only "left out"). None where all agree. The page
+    writes the same (parse.js gammaChanged)."""
+    counts = Counter(lengths)
+    if len(counts) < 2:
+        return None
+    tie = sum(1 for n in counts.values() if n == counts[k]) > 1
+    others = " and ".join(f"{_plural(n, unit)} at γ = {g}" for g, n in counts.items() if g != k)
+    return (f"γ changed within the text: the fit reads the {_plural(counts[k], unit)} at γ = {k}, "
+            f"{'the first of the most' if tie else 'the most'}, and leaves out {others}; paste {unit}s of one γ "
+            "to fit another.")
+
+
 def _pool_v1(lines: list[dict]) -> Reading:
     notes: list[str] = []
     with_pos = [x for x in lines if x["per_pos"]]
@@ -334,9 +354,12 @@ def _pool_v1(lines: list[dict]) -> Reading:
                        mean_acceptance_length=means[-1] if means else None, notes=tuple(notes))
     k = Counter(len(x["per_pos"]) for x in with_pos).most_common(1)[0][0]
     used = [x for x in with_pos if len(x["per_pos"]) == k]
-    if len(used) < len(lines):
-        notes.append(f"{len(lines) - len(used)} of {len(lines)} lines were left out: they have no per-position "
-                     f"rates or a number of positions other than {k}.")
+    if len(with_pos) < len(lines):
+        notes.append(f"{len(lines) - len(with_pos)} of {len(lines)} lines were left out: they have no per-position "
+                     "rates.")
+    changed = gamma_changed([len(x["per_pos"]) for x in with_pos], k, "line")
+    if changed:
+        notes.append(changed)
     no_bonus = False
     drafts_total = accepted_total = drafted_total = 0.0
     weighted = [0.0] * k
@@ -445,6 +468,13 @@ def _read_v0(lines: list[dict]) -> Reading:
         return Reading("vLLM V0 log", len(lines), v0_draft_acceptance_rate=last["rate"], notes=tuple(notes + [
             "The line lacks the number of speculative, draft or emitted tokens needed for the mean acceptance length."]))
     k = int(k)
+    ks = [int(x["k"]) for x in lines if x["k"]]
+    settings = [g for i, g in enumerate(ks) if i == 0 or g != ks[i - 1]]
+    if len(settings) > 1:
+        # V0's counters start again with the server: the last line holds only the run since
+        notes[0] = (f"γ changed within the text (Number of speculative tokens {', then '.join(map(str, settings))}): "
+                    f"the server restarted, and vLLM V0 counts since it started, so the last line was read, at γ = {k}; "
+                    "it holds only the run since the restart.")
     if drafted == 0:
         return Reading("vLLM V0 log", len(lines), gamma=k, v0_draft_acceptance_rate=last["rate"],
                        notes=tuple(notes + ["The line counts no draft tokens: nothing was speculated yet."]))
@@ -507,6 +537,9 @@ def _read_llama(lines: list[str]) -> Reading:
     if with_pos:
         gamma = Counter(len(r["per_pos"]) for r in with_pos).most_common(1)[0][0]
         used = [r for r in with_pos if len(r["per_pos"]) == gamma]
+        changed = gamma_changed([len(r["per_pos"]) for r in with_pos], gamma, "request")
+        if changed:
+            notes.append(changed)
         weights = [r["accepted"] / (r["mean"] - 1) for r in used]
         per_pos = tuple(sum(r["per_pos"][j] * w for r, w in zip(used, weights)) / sum(weights) for j in range(gamma))
     else:

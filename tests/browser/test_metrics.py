@@ -109,6 +109,7 @@ def test_the_page_reads_and_fits_each_text_as_the_command_line_does(modules_page
     assert page_fit["residual"] == pytest.approx(fit.residual, abs=1e-8)
     assert page_fit["out_of_range"] == fit.out_of_range
     assert page_fit["residuals"] == pytest.approx(fit.residuals, abs=1e-8)
+    assert page_fit["alphas"] == pytest.approx(fit.alphas, abs=1e-12)
 
 
 PAGE_REFUSE = """async (text) => {

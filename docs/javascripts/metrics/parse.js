@@ -140,6 +140,20 @@ function mostCommon(values) {
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
+const plural = (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+
+// The note for lines or requests whose numbers of draft positions differ, k the one read (the most
+// common; on a tie the first); null where all agree (specmodel/metrics/parse.py gamma_changed).
+export function gammaChanged(lengths, k, unit) {
+  const counts = new Map();
+  for (const v of lengths) counts.set(v, (counts.get(v) ?? 0) + 1);
+  if (counts.size < 2) return null;
+  const tie = [...counts.values()].filter((n) => n === counts.get(k)).length > 1;
+  const others = [...counts].filter(([g]) => g !== k).map(([g, n]) => `${plural(n, unit)} at γ = ${g}`).join(" and ");
+  return `γ changed within the text: the fit reads the ${plural(counts.get(k), unit)} at γ = ${k}, ` +
+    `${tie ? "the first of the most" : "the most"}, and leaves out ${others}; paste ${unit}s of one γ to fit another.`;
+}
+
 function reading(source, records, fields = {}) {
   return {
     source,
@@ -288,12 +302,11 @@ function poolV1(lines) {
   }
   const k = mostCommon(withPos.map((x) => x.per_pos.length));
   const used = withPos.filter((x) => x.per_pos.length === k);
-  if (used.length < lines.length) {
-    notes.push(
-      `${lines.length - used.length} of ${lines.length} lines were left out: they have no per-position rates ` +
-        `or a number of positions other than ${k}.`,
-    );
+  if (withPos.length < lines.length) {
+    notes.push(`${lines.length - withPos.length} of ${lines.length} lines were left out: they have no per-position rates.`);
   }
+  const changed = gammaChanged(withPos.map((x) => x.per_pos.length), k, "line");
+  if (changed) notes.push(changed);
   let noBonus = false;
   let drafts = 0;
   let accepted = 0;
@@ -410,6 +423,14 @@ function readV0(lines) {
     notes.push("The line lacks the number of speculative, draft or emitted tokens needed for the mean acceptance length.");
     return reading("vLLM V0 log", lines.length, { v0_draft_acceptance_rate: last.rate, notes });
   }
+  const ks = lines.map((x) => x.k).filter((g) => g);
+  const settings = ks.filter((g, i) => i === 0 || g !== ks[i - 1]);
+  if (settings.length > 1) {
+    // V0's counters start again with the server: the last line holds only the run since
+    notes[0] = `γ changed within the text (Number of speculative tokens ${settings.join(", then ")}): the server ` +
+      `restarted, and vLLM V0 counts since it started, so the last line was read, at γ = ${k}; it holds only the ` +
+      "run since the restart.";
+  }
   if (drafted === 0) {
     notes.push("The line counts no draft tokens: nothing was speculated yet.");
     return reading("vLLM V0 log", lines.length, { gamma: k, v0_draft_acceptance_rate: last.rate, notes });
@@ -480,6 +501,8 @@ function readLlama(lines) {
   if (withPos.length) {
     gamma = mostCommon(withPos.map((r) => r.per_pos.length));
     const used = withPos.filter((r) => r.per_pos.length === gamma);
+    const changed = gammaChanged(withPos.map((r) => r.per_pos.length), gamma, "request");
+    if (changed) notes.push(changed);
     const total = sum(used.map(steps));
     perPos = Array.from({ length: gamma }, (_, j) => sum(used.map((r) => r.per_pos[j] * steps(r))) / total);
   } else {
