@@ -7,8 +7,12 @@ data keep enough digits that the script writes the same text (``contract.stored`
 from __future__ import annotations
 
 import math
+import re
 
 from .formats import FORMATS, format_value
+
+
+NBSP = "\u00a0"
 
 
 class Quantity(float):
@@ -30,8 +34,13 @@ class Quoted(str):
 
 
 def _filter(name: str):
+    # an amount's number and its unit ("16.70 GB") kept on one line of the prose: found by a cold
+    # read, "16.70" ending one line at 375 px and "GB" starting the next
+    unit = FORMATS[name].get("suffix", "").startswith(" ")
+
     def apply(value):
-        return Quoted(format_value(name, value), getattr(value, "path", None))
+        text = format_value(name, value)
+        return Quoted(text.replace(" ", NBSP) if unit else text, getattr(value, "path", None))
 
     apply.__name__ = name
     return apply
@@ -64,5 +73,16 @@ def error_decimals(error) -> int:
     return max(0, 1 - math.floor(math.log10(error)))
 
 
+# Unit symbols a line of prose must not separate from their number (a word such as "tokens" may wrap).
+UNIT_SYMBOLS = ("GB", "GiB", "MB", "kB", "ms", "µs", "TB/s", "GB/s", "TFLOP", "TFLOP/s")
+_SPLIT_AMOUNT = re.compile(r"(\d) (" + "|".join(re.escape(u) for u in UNIT_SYMBOLS) + r")(?![\w/])")
+
+
+def nobreak(text) -> str:
+    """``text`` (a name such as "A100 SXM 80 GB") with a no-break space between each number and its
+    unit symbol, as the number filters write amounts: the prose never ends a line on "80"."""
+    return _SPLIT_AMOUNT.sub("\\1" + NBSP + "\\2", str(text))
+
+
 FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "int": integer, "sci": sci,
-           "error_decimals": error_decimals}
+           "error_decimals": error_decimals, "nobreak": nobreak}

@@ -37,7 +37,8 @@ def plain_text(markdown: str) -> str:
     """What a reader sees: no tags, links as their text, one space between words."""
     text = re.sub(r"<[^>]+>", " ", markdown)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)(\{[^}]*\})?", r"\1", text)
-    return html_lib.unescape(re.sub(r"\s+", " ", text))
+    # (a no-break space, written as an entity or not, is a space to the reader)
+    return re.sub(r"\s+", " ", html_lib.unescape(text))
 
 
 def number(text: str) -> float:

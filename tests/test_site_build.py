@@ -268,3 +268,49 @@ def test_a_headings_link_keeps_every_word_of_it(site, page):
 def test_the_heading_check_can_fail():
     assert lost_words("why-has-a-ceiling", "Why γ has a ceiling")
     assert not lost_words("why-gamma-has-a-ceiling", "Why γ has a ceiling")
+
+
+from generator.filters import UNIT_SYMBOLS  # noqa: E402  (beside the one test that reads it)
+
+SPLIT_AMOUNT = re.compile(r"\d[ \t\n](?:" + "|".join(re.escape(u) for u in UNIT_SYMBOLS) + r")(?![\w/])")
+
+
+class ProseText(HTMLParser):
+    """The text of the article's paragraphs and list items outside code, figures and tables."""
+
+    SKIP = {"code", "pre", "figure", "table", "script", "style", "svg", "nav", "header", "footer"}
+
+    def __init__(self):
+        super().__init__()
+        self.skip, self.article, self.text = 0, 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "article":
+            self.article += 1
+        if tag in self.SKIP:
+            self.skip += 1
+
+    def handle_endtag(self, tag):
+        if tag == "article":
+            self.article -= 1
+        if tag in self.SKIP:
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if self.article and not self.skip:
+            self.text.append(data)
+
+
+def test_an_amount_keeps_its_unit_on_its_line(site):
+    """Found by a cold read: at 375 px the prose broke "16.70 GB" after the number. The prose writes
+    a no-break space between a number and its unit symbol (generator/filters.py, the templates)."""
+    checked = 0
+    for path in pages(site):
+        p = ProseText()
+        p.feed(path.read_text(encoding="utf-8"))
+        text = "".join(p.text)
+        checked += len(re.findall(r"\d\u00a0(?:GB|µs|ms)", text))
+        split = [text[max(0, m.start() - 40):m.end()] for m in SPLIT_AMOUNT.finditer(text)]
+        assert not split, (path.name, split)
+    assert checked > 20  # the check saw the essay's amounts
+    assert SPLIT_AMOUNT.search("reads 16.70 GB") and not SPLIT_AMOUNT.search("reads 16.70\u00a0GB, 2 GBs")

@@ -704,3 +704,36 @@ def test_held_sideways_the_bars_readouts_are_one_line_whatever_the_state(new_con
     assert got["note"] is not None, got  # every one of these states does not fit
     assert abs(got["note"] - got["speedup"]) < got["speedupHeight"], got
     assert got["height"] <= 0.22 * 360, got
+
+
+@pytest.mark.parametrize("path", ["/?gpu=a100-sxm&batch=1024", "/model/"])
+def test_on_a_phone_an_amount_in_the_prose_keeps_its_unit_on_its_line(new_context, path):
+    """Found by a cold read: at 375 px a paragraph ended a line on "16.70" and began the next with
+    "GB". Every amount the prose writes, by the build or by the page's readouts, is one line."""
+    page = new_context(viewport={"width": 375, "height": 812}).new_page()
+    page.goto(path)
+    if path.startswith("/?"):
+        wait_rendered(page, path[1:])
+    got = page.evaluate(r"""() => {
+      const split = [];
+      let amounts = 0;
+      const lines = (node, start, end) => {
+        const range = document.createRange();
+        range.setStart(node, start);
+        range.setEnd(node, end);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      };
+      const prose = [...document.querySelectorAll('article :is(p, li)')].filter((e) => !e.closest('figure, table, pre'));
+      for (const block of prose) {
+        const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (node.parentElement.closest('code')) continue;
+          for (const m of node.data.matchAll(/[\d.,]+\s(GB|GiB|MB|kB|ms|µs|TB\/s|TFLOP|TFLOP\/s|tokens\/s)(?![\w\/])/g)) {
+            amounts += 1;
+            if (lines(node, m.index, m.index + m[0].length) > 1) split.push(m[0]);
+          }
+        }
+      }
+      return {amounts, split};
+    }""")
+    assert got["amounts"] > 10 and got["split"] == [], got
