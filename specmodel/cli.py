@@ -192,8 +192,11 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     try:
         fit = fit_acceptance(reading, FIELDS["alpha"].grid if args.site_grid else FINE_ALPHAS)
     except ModelInputError:
-        # partial input: say what was read, then (exit 2) what is missing
-        print(json.dumps({"reading": reading.as_dict()}) if args.json else "\n".join(reading_lines(reading)))
+        # partial input: say what was read, then (exit 2) what is missing; the note the error
+        # states (fit_acceptance: the reading's last) is said once, in the error (found once: "The
+        # counters went down between the scrapes…" printed twice)
+        print(json.dumps({"reading": reading.as_dict()}) if args.json
+              else "\n".join(reading_lines(reading, leave_out=reading.notes[-1:])))
         raise
     # more draft positions or running requests than the model prices were refused by parse_metrics,
     # in the page's words (parse.js)

@@ -74,8 +74,18 @@ def test_text_that_is_not_metrics_is_refused_with_an_example():
 def test_partial_input_says_what_was_read_then_what_is_missing():
     out = _cli(str(DATA / "prometheus-zero-drafts.txt"))
     assert out.returncode == 2
-    assert "drafts 0" in out.stdout and "nothing was speculated" in out.stdout
+    assert "drafts 0" in out.stdout and "nothing was speculated" not in out.stdout
     assert out.stderr.count("\n") == 1 and "nothing was speculated" in out.stderr
+
+
+@pytest.mark.parametrize("name", sorted(n for n, want in EXPECTED.items() if want.get("unfittable")))
+def test_what_stops_the_fit_is_said_once(name):
+    """Found by a cold read: "The counters went down between the scrapes: the server restarted; …"
+    printed as a note of what was read and again as the error (the page showed it twice too)."""
+    reason = parse_metrics((DATA / name).read_text()).notes[-1].rstrip(".")
+    out = _cli(str(DATA / name))
+    assert out.returncode == 2 and reason in out.stderr
+    assert (out.stdout + out.stderr).count(reason) == 1, out.stdout
 
 
 @pytest.mark.parametrize("hostile", ["", "\x00\x01\x02", "SpecDecoding metrics:", "vllm:spec_decode_num_drafts_total{ 1",

@@ -89,9 +89,9 @@ def mean_parts(reading: Reading) -> list[str]:
     return parts
 
 
-def reading_lines(reading: Reading) -> list[str]:
+def reading_lines(reading: Reading, leave_out=()) -> list[str]:
     """What was read, one line (then the counts and the notes, indented), as the page's "What the
-    text says"."""
+    text says"; the notes in ``leave_out`` (said elsewhere, as a fit error's reason) left out."""
     parts = [f"read: {reading.source}, {reading.records} record{'s' if reading.records != 1 else ''}"]
     if reading.gamma:
         parts.append(f"γ = {reading.gamma}")
@@ -105,7 +105,7 @@ def reading_lines(reading: Reading) -> list[str]:
         lines.append(f"  drafts{_derived(reading, 'num_drafts')} {_count(reading.num_drafts)}, draft tokens "
                      f"{_count(reading.num_draft_tokens)}, accepted (the accepted prefixes)"
                      f"{_derived(reading, 'num_accepted_tokens')} {_count(reading.num_accepted_tokens)}")
-    return lines + [f"  note: {n}" for n in reading.notes]
+    return lines + [f"  note: {n}" for n in reading.notes if n not in leave_out]
 
 
 def fit_line(fit: AcceptanceFit) -> str:

@@ -289,6 +289,19 @@ def test_a_readers_own_paste_does_not_keep_the_examples_drafter(home):
     assert "does not say which drafter" in home.locator("[data-metrics-answer]").inner_text()
 
 
+@pytest.mark.parametrize("name", ["prometheus-restarted.txt", "v1-0.8.3.log", "prometheus-zero-drafts.txt"])
+def test_what_stops_the_fit_is_said_once_on_the_page(home, name):
+    """Found by a cold read: the restart note was listed under what the text says and again as the
+    reason nothing was fitted; the command line said it twice too (tests/test_metrics.py)."""
+    reason = parse_metrics((DATA / name).read_text()).notes[-1].rstrip(".")
+    home.fill("#spec-metrics-text", (DATA / name).read_text())
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.includes('cannot be fitted')")
+    said = home.locator("[data-metrics]").inner_text()  # the status is in it, the pasted text not
+    assert reason in home.locator("[data-metrics-status]").inner_text()
+    assert said.count(reason) == 1, said
+
+
 def test_partial_input_says_what_was_read_and_what_is_missing(home):
     home.fill("#spec-metrics-text", (DATA / "prometheus-not-speculating.txt").read_text())
     home.click("[data-metrics-form] button[type=submit]")

@@ -259,7 +259,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
       // What was read stays, as the command line prints it before what is missing; the sections
       // that need a fit go, not left on screen empty (found once: "The fit: No fit." over a bare
       // table header, the deployment's selectors and an answer heading with nothing under it).
-      showReading(reading, null);
+      // the note the error states (fit.js: the reading's last) is said once, in the error (found
+      // once: "The counters went down between the scrapes…" shown twice)
+      showReading({ ...reading, notes: reading.notes.slice(0, -1) }, null);
       outcome.hidden = true;
       result.hidden = false;
       say(error.message);
