@@ -9,10 +9,7 @@ from __future__ import annotations
 import math
 import re
 
-from .formats import FORMATS, format_value
-
-
-NBSP = "\u00a0"
+from .formats import FORMATS, UNIT_SPACE, format_value
 
 
 class Quantity(float):
@@ -34,13 +31,8 @@ class Quoted(str):
 
 
 def _filter(name: str):
-    # an amount's number and its unit ("16.70 GB") kept on one line of the prose: found by a cold
-    # read, "16.70" ending one line at 375 px and "GB" starting the next
-    unit = FORMATS[name].get("suffix", "").startswith(" ")
-
     def apply(value):
-        text = format_value(name, value)
-        return Quoted(text.replace(" ", NBSP) if unit else text, getattr(value, "path", None))
+        return Quoted(format_value(name, value), getattr(value, "path", None))
 
     apply.__name__ = name
     return apply
@@ -81,7 +73,7 @@ _SPLIT_AMOUNT = re.compile(r"(\d) (" + "|".join(re.escape(u) for u in UNIT_SYMBO
 def nobreak(text) -> str:
     """``text`` (a name such as "A100 SXM 80 GB") with a no-break space between each number and its
     unit symbol, as the number filters write amounts: the prose never ends a line on "80"."""
-    return _SPLIT_AMOUNT.sub("\\1" + NBSP + "\\2", str(text))
+    return _SPLIT_AMOUNT.sub("\\1" + UNIT_SPACE + "\\2", str(text))
 
 
 FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "int": integer, "sci": sci,

@@ -14,6 +14,10 @@ import math
 
 from specmodel.display import BESIDE_ONE_EXTRA, decimals_beside_one
 
+# Between a number and its unit: a no-break space, so that no line ends on "16.70" and begins the
+# next with "GB" (found by a cold read at 375 px); the page's format.js writes what the table says.
+UNIT_SPACE = "\u00a0"
+
 # A speedup is compared with 1 by whoever reads it ("beside_one": how many more decimals at most
 # where it rounds to 1 but is not 1; specmodel.display, which the CLI writes speedups with too).
 FORMATS: dict[str, dict] = {
@@ -23,20 +27,20 @@ FORMATS: dict[str, dict] = {
     "pct1": {"scale": 100, "decimals": 1, "suffix": "%"},
     # Sizes in decimal units, as GPU datasheets give memory (80 GB): a state's weights, KV caches
     # and the memory they need add up in one unit, against the GPUs' memory in the same unit.
-    "gb2": {"divide": 1e9, "decimals": 2, "suffix": " GB", "group": True},
-    "gb": {"divide": 1e9, "decimals": 0, "suffix": " GB", "group": True},
+    "gb2": {"divide": 1e9, "decimals": 2, "suffix": UNIT_SPACE + "GB", "group": True},
+    "gb": {"divide": 1e9, "decimals": 0, "suffix": UNIT_SPACE + "GB", "group": True},
     # memory a state needs, to a tenth of a GB and rounded up (as the CLI writes it): a state
     # that needs 192.3 GB of four L40S' 192 GB never reads "192 GB of 192 GB: does not fit"
-    "gb_needed": {"divide": 1e9, "decimals": 1, "round": "up", "suffix": " GB", "group": True},
-    "kb": {"divide": 1e3, "decimals": 1, "suffix": " kB", "group": True},  # as the CLI writes it (147.5 kB)
+    "gb_needed": {"divide": 1e9, "decimals": 1, "round": "up", "suffix": UNIT_SPACE + "GB", "group": True},
+    "kb": {"divide": 1e3, "decimals": 1, "suffix": UNIT_SPACE + "kB", "group": True},  # as the CLI writes it (147.5 kB)
     # below 1 ms, microseconds to three significant figures: "9.12 µs", never "0.01 ms" for a
     # step an n-gram drafter takes (the charts write durations the same way)
-    "ms": {"scale": 1e3, "decimals": 2, "suffix": " ms", "group": True,
+    "ms": {"scale": 1e3, "decimals": 2, "suffix": UNIT_SPACE + "ms", "group": True,
            # up to 999.5 µs: 0.99996 ms would round to "1000 µs", and is "1.00 ms"
-           "below_one": {"scale": 1e3, "suffix": " µs", "significant": 3, "below": 999.5}},
-    "tps": {"decimals": 0, "suffix": " tokens/s", "group": True},
-    "tflop": {"divide": 1e12, "decimals": 2, "suffix": " TFLOP", "group": True},
-    "tflops": {"divide": 1e12, "decimals": 1, "suffix": " TFLOP/s", "group": True},
+           "below_one": {"scale": 1e3, "suffix": UNIT_SPACE + "µs", "significant": 3, "below": 999.5}},
+    "tps": {"decimals": 0, "suffix": UNIT_SPACE + "tokens/s", "group": True},
+    "tflop": {"divide": 1e12, "decimals": 2, "suffix": UNIT_SPACE + "TFLOP", "group": True},
+    "tflops": {"divide": 1e12, "decimals": 1, "suffix": UNIT_SPACE + "TFLOP/s", "group": True},
     "num": {"decimals": 2, "group": True},
     "num1": {"decimals": 1, "group": True},
     "num3": {"decimals": 3, "group": True},
@@ -98,9 +102,9 @@ def _compared(spec: dict, value) -> str:
 
 def zero_is_nothing(spec: dict) -> bool:
     """Whether format ``spec`` writes an exact zero as "0" and its unit: an amount of something
-    (a unit word: " GB", " ms"), where zero is none at all. A share or a plain number keeps its
+    (a unit after a space: "GB", "ms"), where zero is none at all. A share or a plain number keeps its
     decimals ("0.0" beside "0.4" in one column, not "0"). format.js's zeroIsNothing agrees."""
-    return spec.get("suffix", "").startswith(" ")
+    return spec.get("suffix", "").startswith(UNIT_SPACE)
 
 
 def small_decimals(spec: dict, x: float) -> tuple[float, int, str] | None:

@@ -204,7 +204,7 @@ def test_static_charts_need_their_rows(site):
 def test_table_cells_use_the_columns_format():
     assert cell_text(0.8854, "times") == "0.89×" and cell_text(1024, "int") == "1,024"
     assert cell_text(True, "yes") == "yes" and cell_text("ngram", None) == "ngram"
-    assert cell_text(16_702_334_976, "gb2") == format_value("gb2", 16_702_334_976) == "16.70 GB"
+    assert cell_text(16_702_334_976, "gb2") == format_value("gb2", 16_702_334_976) == "16.70\u00a0GB"
 
 
 # --- specs --------------------------------------------------------------------------------
@@ -665,8 +665,8 @@ def test_a_speedup_that_is_not_one_never_reads_as_one(value, text):
 def test_a_data_table_column_keeps_its_unit():
     """Found once: the breakdown's table wrote "1.07 µs" in a column of "10.12 ms": the prose's
     duration format switches to microseconds below 1 ms, a column does not."""
-    assert cell_text(1.07e-6, "ms") == "< 0.01 ms" and cell_text(0.0, "ms") == "0 ms"
-    assert cell_text(0.000912, "ms") == "0.91 ms" and cell_text(0.01012, "ms") == "10.12 ms"
+    assert cell_text(1.07e-6, "ms") == "< 0.01\u00a0ms" and cell_text(0.0, "ms") == "0\u00a0ms"
+    assert cell_text(0.000912, "ms") == "0.91\u00a0ms" and cell_text(0.01012, "ms") == "10.12\u00a0ms"
     from pathlib import Path
     docs = Path(__file__).resolve().parents[1] / "docs"
     charts = json.loads((docs / "data" / "manifest.json").read_text())["charts"]

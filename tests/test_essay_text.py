@@ -161,9 +161,9 @@ def test_the_ideal_plain_throughput_reads_the_same_in_the_readout_and_the_chart(
     prose = format_value("tps", exact)
     [row] = [r for r in chart_datasets("throughput", state, site)["table"] if r["batch"] == 1]
     assert row["other"] == "whole-pass"
-    assert f"{d3_fixed(row['other_plain'], 0)} tokens/s" == prose
+    assert f"{d3_fixed(row['other_plain'], 0)}\u00a0tokens/s" == prose
     ideal = chart_datasets("throughput", {**state, "cost_model": "whole-pass"}, site)["table"]
-    assert f"{d3_fixed(ideal[0]['plain'], 0)} tokens/s" == prose
+    assert f"{d3_fixed(ideal[0]['plain'], 0)}\u00a0tokens/s" == prose
 
 
 @pytest.mark.parametrize("name", sorted(n for n, f in FIELDS.items() if f.rounding == "sig" and any(

@@ -737,3 +737,30 @@ def test_on_a_phone_an_amount_in_the_prose_keeps_its_unit_on_its_line(new_contex
       return {amounts, split};
     }""")
     assert got["amounts"] > 10 and got["split"] == [], got
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_held_sideways_what_stays_on_screen_leaves_the_text_most_of_the_window(new_context, scheme):
+    """Found by a cold read: at 740 × 360 the theme's sticky header and the bar took a third of the
+    window while reading (48 + 66 px). There the header scrolls away; the bar stays."""
+    page = new_context(viewport={"width": 740, "height": 360}, color_scheme=scheme).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.locator("#figure-memory").scroll_into_view_if_needed()
+    page.mouse.wheel(0, -200)
+    page.wait_for_function("() => !document.querySelector('.spec-bar')?.hidden")
+    covered = page.evaluate("""() => {
+      const kept = [...document.querySelectorAll('.md-header, .spec-bar, .spec-sim__headline')].filter((e) => {
+        const position = getComputedStyle(e).position;
+        return position === 'fixed' || position === 'sticky';
+      });
+      return kept.map((e) => {
+        const r = e.getBoundingClientRect();
+        return [e.className, Math.max(0, Math.min(innerHeight, r.bottom) - Math.max(0, r.top))];
+      });
+    }""")
+    assert sum(h for _, h in covered) <= 0.25 * 360, covered
+    assert any("spec-bar" in name and h > 0 for name, h in covered), covered  # the bar is there
+    # the header is a scroll up, at the top of the page
+    page.evaluate("scrollTo(0, 0)")
+    assert page.locator(".md-header").bounding_box()["y"] == 0 and page.locator(".md-header").is_visible()

@@ -55,7 +55,7 @@ function besideOneDecimals(spec, x) {
 
 // formats.py's zero_is_nothing: an amount (a unit word after the number), not a share.
 function zeroIsNothing(spec) {
-  return (spec.suffix ?? "").startsWith(" ");
+  return (spec.suffix ?? "").startsWith("\u00a0"); // formats.py UNIT_SPACE
 }
 
 function number(spec, value) {
