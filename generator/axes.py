@@ -15,10 +15,10 @@ import math
 from dataclasses import dataclass
 
 from specmodel import FIELDS, Catalog, State
-from specmodel.fields import site_acceptance_shapes
 from specmodel.breakdown import PART_LABELS, STEP_PARTS
 from specmodel.calibration.measurements import GPUSTACK, SILYBENCH
 from specmodel.costs import COST_MODELS
+from specmodel.fields import site_acceptance_shapes
 from specmodel.typical_acceptance import TASKS
 
 # The state fields the page varies, in URL order.

@@ -37,9 +37,10 @@ class AcceptanceFit:
     (basis MEAN_LENGTH). ``residuals``: the best residual of each shape tried, by shape name.
     ``alphas``: each shape's own best α, by shape name (the page prices a configuration whose site
     data lack the best shape at the best of those it holds, views/metrics.js adjust; so does
-    ``fit-metrics --site-grid``). ``out_of_range`` (basis MEAN_LENGTH): the text's mean lies beyond what the shape gives at any α
-    tried; else a one-number fit's residual is only the α grid's step, no sign of a wrong shape
-    (found once: "no acceptance shape describes these numbers well" for a V0 line 0.076 from α = 0.9).
+    ``fit-metrics --site-grid``). ``out_of_range`` (basis MEAN_LENGTH): the text's mean lies
+    beyond what the shape gives at any α tried; else a one-number fit's residual is only the α
+    grid's step, no sign of a wrong shape (found once: "no acceptance shape describes these numbers
+    well" for a V0 line 0.076 from α = 0.9).
     """
 
     shape: str

@@ -144,7 +144,7 @@ const plural = (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 
 // The note for lines or requests whose numbers of draft positions differ, k the one read (the most
 // common; on a tie the first); null where all agree (specmodel/metrics/parse.py gamma_changed).
-export function gammaChanged(lengths, k, unit) {
+function gammaChanged(lengths, k, unit) {
   const counts = new Map();
   for (const v of lengths) counts.set(v, (counts.get(v) ?? 0) + 1);
   if (counts.size < 2) return null;
