@@ -339,13 +339,13 @@ def test_the_best_gamma_of_a_load_where_none_pays_is_said_to_be_slower():
 def test_the_engine_logs_running_count_sets_the_batch_as_the_scrapes_gauge_does():
     """Found by a cold read: two SpecDecoding lines and vLLM's "Engine 000: … Running: 16 reqs"
     priced one sequence at once, though the essay tells readers to read exactly that count. The
-    median of the lines (16, not their mean 32), idle lines left out; engines summed, as the
-    gauge is."""
+    median of the lines (16, not their mean 32), idle lines left out; engines averaged, as the
+    gauge is (found by a cold read: data-parallel engines at 30 and 34 priced as one batch of 64)."""
     r = parse_metrics((DATA / "v1-engine-running.log").read_text())
     assert r.running_requests == 16
     assert "the median of the 'Running: N reqs' of 3 engine log lines" in r.notes[0]
     assert "1 line with Running: 0 reqs (idle, nothing drafted) left out" in r.notes[0]
-    assert parse_metrics((DATA / "v1-two-engines.log").read_text()).running_requests == 30 + 34
+    assert parse_metrics((DATA / "v1-two-engines.log").read_text()).running_requests == (30 + 34) / 2
     # V0's engine line has no engine number; a scrape's own gauge wins over the lines
     v0 = (DATA / "v0.log").read_text() + ("INFO 02-06 03:06:03 metrics.py:351] Avg prompt throughput: 0.0 tokens/s, "
                                           "Avg generation throughput: 310.0 tokens/s, Running: 8 reqs, Swapped: 0 "

@@ -21,7 +21,8 @@ Formats (field names and number formats from the engines' source; research notes
   ``Engine 000: Avg prompt throughput: … tokens/s, Avg generation throughput: … tokens/s,
   Running: 16 reqs, Waiting: 0 reqs, …`` (V0: ``Avg prompt throughput: …, Running: 8 reqs,
   Swapped: …``). Its ``Running`` count is the load where the text gives no
-  ``vllm:num_requests_running``: per engine the median of its lines, summed over engines.
+  ``vllm:num_requests_running``: per engine the median of its lines, averaged over engines (each
+  data-parallel engine runs its own batch; so is the gauge, by its ``engine`` label).
 - llama-server's per-request line (``tools/server/server-context.cpp``): ``draft acceptance =
   0.54671 (  158 accepted /   289 generated), mean len =  2.37`` and ``acc per pos = (…)``.
 
@@ -329,9 +330,9 @@ def gamma_changed(lengths: list[int], k: int, unit: str) -> str | None:
         return None
     tie = sum(1 for n in counts.values() if n == counts[k]) > 1
     others = " and ".join(f"{_plural(n, unit)} at γ = {g}" for g, n in counts.items() if g != k)
-    return (f"γ changed within the text: the fit reads the {_plural(counts[k], unit)} at γ = {k}, "
-            f"{'the first of the most' if tie else 'the most'}, and leaves out {others}; paste {unit}s of one γ "
-            "to fit another.")
+    why = "as many as at another γ, and first in the text" if tie else "more than at any other γ"
+    return (f"γ changed within the text: the fit reads the {_plural(counts[k], unit)} at γ = {k} ({why}) "
+            f"and leaves out {others}; paste {unit}s of one γ to fit another.")
 
 
 def _pool_v1(lines: list[dict]) -> Reading:
@@ -521,33 +522,45 @@ def _read_llama(lines: list[str]) -> Reading:
         if p and requests:
             # llama-server's rates are not documented as unconditional: only their range is checked
             requests[-1]["per_pos"] = _rate_list(p.group(1), "acc per pos", False, falling=False)
+    records = len(requests)
     accepted = sum(r["accepted"] for r in requests)
     drafted = sum(r["drafted"] for r in requests)
     with_mean = [r for r in requests if r["mean"] is not None and r["mean"] > 1]
+    with_pos = [r for r in with_mean if r["per_pos"]]
+    if with_pos:
+        # what the fit reads is what the counts and the mean are of: the requests at one γ, with
+        # their rates (found by a cold read: rates of the γ = 4 request beside counts and a mean
+        # pooled with the γ = 3 request left out)
+        gamma = Counter(len(r["per_pos"]) for r in with_pos).most_common(1)[0][0]
+        used = [r for r in with_pos if len(r["per_pos"]) == gamma]
+        if len(with_pos) < len(requests):
+            notes.append(f"{records - len(with_pos)} of {_plural(records, 'request')} were left out: they "
+                         "have no 'acc per pos' line or no mean len.")
+        changed = gamma_changed([len(r["per_pos"]) for r in with_pos], gamma, "request")
+        if changed:
+            notes.append(changed)
+        requests = with_mean = used
+        accepted = sum(r["accepted"] for r in used)
+        drafted = sum(r["drafted"] for r in used)
     if not with_mean:
         notes.append("These llama-server lines give accepted / drafted tokens only (no mean len): the number of "
                      "verify passes, and so the mean acceptance length, cannot be told.")
-        return Reading("llama-server log", len(requests), num_draft_tokens=drafted, num_accepted_tokens=accepted,
+        return Reading("llama-server log", records, num_draft_tokens=drafted, num_accepted_tokens=accepted,
                        notes=tuple(notes))
     drafts_total = sum(r["accepted"] / (r["mean"] - 1) for r in with_mean)
     accepted_with = sum(r["accepted"] for r in with_mean)
     mean = 1 + accepted_with / drafts_total
-    with_pos = [r for r in with_mean if r["per_pos"]]
-    per_pos = gamma = None
+    per_pos = None
     if with_pos:
-        gamma = Counter(len(r["per_pos"]) for r in with_pos).most_common(1)[0][0]
-        used = [r for r in with_pos if len(r["per_pos"]) == gamma]
-        changed = gamma_changed([len(r["per_pos"]) for r in with_pos], gamma, "request")
-        if changed:
-            notes.append(changed)
         weights = [r["accepted"] / (r["mean"] - 1) for r in used]
         per_pos = tuple(sum(r["per_pos"][j] * w for r, w in zip(used, weights)) / sum(weights) for j in range(gamma))
     else:
+        gamma = None
         notes.append("No 'acc per pos' lines (llama-server prints them at trace level), so the number of draft "
                      "positions and the shape of acceptance cannot be told.")
     if len(requests) > 1:
         notes.append(f"{len(requests)} requests were pooled, each weighted by its verify passes.")
-    return Reading("llama-server log", len(requests), gamma=gamma, num_drafts=drafts_total, num_draft_tokens=drafted,
+    return Reading("llama-server log", records, gamma=gamma, num_drafts=drafts_total, num_draft_tokens=drafted,
                    num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
                    notes=tuple(notes), derived={"num_drafts": "accepted / (mean len − 1), summed over requests",
                                                 "mean_acceptance_length": "1 + accepted / drafts"})
@@ -627,7 +640,8 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict]:
             scrapes.append(current)
             current, seen = {}, set()
         seen.add(series)
-        key = (named[1], labels.get("position"))
+        # the running gauge by engine: vLLM's data-parallel engines each run their own batch
+        key = (named[1], labels.get("engine", "") if named[1] == "num_requests_running" else labels.get("position"))
         current[key] = current.get(key, 0.0) + value
     if current:
         scrapes.append(current)
@@ -673,15 +687,19 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     source = "Prometheus (vLLM)" if prefix == "vllm" else "Prometheus (llama.cpp)"
     notes: list[str] = []
     last = scrapes[-1]
-    running = last.get(("num_requests_running", None))
+    gauges = [v for k, v in last.items() if k[0] == "num_requests_running"]
+    running = sum(gauges) / len(gauges) if gauges else None
+    if len(gauges) > 1:
+        notes.append(f"vllm:num_requests_running: {_shown(sum(gauges))} over {len(gauges)} engines, {_shown(running)} per "
+                     f"engine. {DATA_PARALLEL}")
     if len(scrapes) >= 2:
         first = scrapes[0]
         values = {k: v - first.get(k, 0.0) for k, v in last.items() if k[0] != "num_requests_running"}
-        notes.append(f"{len(scrapes)} scrapes: the counters were read as the change from the first to the last.")
+        window = f"{len(scrapes)} scrapes: the counters were read as the change from the first to the last."
     else:
         values = {k: v for k, v in last.items() if k[0] != "num_requests_running"}
-        notes.append("One scrape: its counters are totals since the server started; paste two scrapes taken a while "
-                     "apart for the recent rate.")
+        window = ("One scrape: its counters are totals since the server started; paste two scrapes taken a while "
+                  "apart for the recent rate.")
     drafts = values.get(("spec_decode_num_drafts", None))
     drafted = values.get(("spec_decode_num_draft_tokens", None))
     accepted = values.get(("spec_decode_num_accepted_tokens", None))
@@ -704,6 +722,9 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
                            "The counters show no drafts (num_drafts is missing or did not move): nothing was "
                            "speculated in this window."]))
     _check_window(names, drafts, drafted, accepted, positions)
+    # how the counters were read, said where they were (found by a cold read: "read as the change
+    # from the first to the last" beside "the counters went down: the server restarted")
+    notes.append(window)
     per_pos = tuple(v / drafts for _, v in positions) if positions else None
     gamma = len(positions) if positions else (math.floor(drafted / drafts + 0.5) if drafted else None)
     if not positions:
@@ -724,10 +745,17 @@ SPREAD_RATIO = 4
 _ENGINE = re.compile(r"Engine ([0-9]+):")
 
 
+# Why the load priced is one engine's (found by a cold read: two engines' 32 running requests each
+# priced as a batch of 64 on one GPU). vLLM's "Engine 000", "Engine 001" (the engine label of its
+# metrics) are data-parallel engines, each with its own GPUs and its own batch.
+DATA_PARALLEL = ("vLLM's data-parallel engines each run their own batch on their own GPUs, so the answer prices one "
+                 "engine's load.")
+
+
 def _engine_running(lines: list[str]) -> tuple[float, str] | None:
     """The concurrent requests the engine-stats lines report, and the note that says how: per
     engine the median "Running: N reqs" of its lines (the median, so that one ramp-up or drain
-    interval does not move it), summed over engines as vllm:num_requests_running is. Lines with
+    interval does not move it), averaged over engines (DATA_PARALLEL). Lines with
     Running: 0 are idle intervals, in which nothing is drafted: left out. None without such lines."""
     by_engine: dict[str, list[int]] = {}
     idle = 0
@@ -743,7 +771,7 @@ def _engine_running(lines: list[str]) -> tuple[float, str] | None:
     if not by_engine and not idle:
         return None
     busy = sum(len(v) for v in by_engine.values())
-    running = float(sum(statistics.median(v) for v in by_engine.values()))
+    running = float(sum(statistics.median(v) for v in by_engine.values())) / max(1, len(by_engine))
     if not by_engine:
         note = (f"{'The engine log line reports' if idle == 1 else f'All {idle} engine log lines report'} Running: 0 reqs "
                 "(idle): the load cannot be told from them.")
@@ -752,8 +780,8 @@ def _engine_running(lines: list[str]) -> tuple[float, str] | None:
     elif len(by_engine) == 1:
         note = f"Running requests: {_shown(running)}, the median of the 'Running: N reqs' of {busy} engine log lines."
     else:
-        note = (f"Running requests: {_shown(running)}, the median of each engine's 'Running: N reqs' ({busy} lines), "
-                f"summed over {len(by_engine)} engines.")
+        note = (f"Running requests: {_shown(running)} per engine, the median of each engine's 'Running: N reqs' "
+                f"({busy} lines) averaged over {len(by_engine)} engines. {DATA_PARALLEL}")
     if idle and by_engine:
         note += f" {idle} line{'s' if idle != 1 else ''} with Running: 0 reqs (idle, nothing drafted) left out."
     # a load that changed a lot over the text: one γ for its median fits neither end (found by a

@@ -221,8 +221,8 @@ def test_two_scrapes_set_the_batch_from_running_requests(home):
     home.click("[data-metrics-form] button[type=submit]")
     _wait_read(home)
     cli = _cli(stdin=text)
-    assert cli["advice"]["state"]["batch"] == 64  # 31 + 33 running over two engines
-    state = {**manifest()["defaults"], "batch": 64, "gamma": 2, "alpha": cli["fit"]["alpha"],
+    assert cli["advice"]["state"]["batch"] == 32  # 31 and 33 running on two data-parallel engines
+    state = {**manifest()["defaults"], "batch": 32, "gamma": 2, "alpha": cli["fit"]["alpha"],
              "acceptance": cli["fit"]["shape"]}
     wait_rendered(home, query_of(state))
     _check_answer_against_cli(home, cli)
@@ -435,7 +435,7 @@ def test_the_fit_says_its_alpha_is_the_grids_and_how_the_command_line_gets_it(ho
            "grid with --site-grid." in fit, fit
 
 
-@pytest.mark.parametrize("name, batch", [("v1-engine-running.log", 16), ("v1-two-engines.log", 64)])
+@pytest.mark.parametrize("name, batch", [("v1-engine-running.log", 16), ("v1-two-engines.log", 32)])
 def test_the_engine_logs_running_count_sets_the_batch_as_the_command_line_does(home, name, batch):
     """Found by a cold read: SpecDecoding lines with "Engine 000: … Running: 16 reqs" priced
     1 sequence at once; only a scrape's gauge set the batch."""
@@ -607,7 +607,7 @@ def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home)
     assert f"note: batch 1: {no_load(0)}; --batch sets it" in _cli_text(stdin=idle)
     # a text that says how many were running sets the batch and needs no such sentence
     _paste(home, (DATA / "prometheus-two.txt").read_text())
-    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('64 sequences at once')")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('32 sequences at once')")
     answer = home.locator("[data-metrics-answer]").inner_text()
     assert "running" not in answer and "the answer prices the simulation's" not in answer, answer
 

@@ -140,6 +140,10 @@ function mostCommon(values) {
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
+// Why the load priced is one engine's (parse.py DATA_PARALLEL).
+const DATA_PARALLEL = "vLLM's data-parallel engines each run their own batch on their own GPUs, so the answer prices one " +
+  "engine's load.";
+
 const plural = (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 
 // The note for lines or requests whose numbers of draft positions differ, k the one read (the most
@@ -150,8 +154,9 @@ function gammaChanged(lengths, k, unit) {
   if (counts.size < 2) return null;
   const tie = [...counts.values()].filter((n) => n === counts.get(k)).length > 1;
   const others = [...counts].filter(([g]) => g !== k).map(([g, n]) => `${plural(n, unit)} at γ = ${g}`).join(" and ");
-  return `γ changed within the text: the fit reads the ${plural(counts.get(k), unit)} at γ = ${k}, ` +
-    `${tie ? "the first of the most" : "the most"}, and leaves out ${others}; paste ${unit}s of one γ to fit another.`;
+  const why = tie ? "as many as at another γ, and first in the text" : "more than at any other γ";
+  return `γ changed within the text: the fit reads the ${plural(counts.get(k), unit)} at γ = ${k} (${why}) ` +
+    `and leaves out ${others}; paste ${unit}s of one γ to fit another.`;
 }
 
 function reading(source, records, fields = {}) {
@@ -460,7 +465,7 @@ const LLAMA_POS = /acc per pos = \(([^)]*)\)/;
 
 function readLlama(lines) {
   const notes = [];
-  const requests = [];
+  let requests = [];
   for (const line of lines) {
     const m = LLAMA.exec(line);
     if (m) {
@@ -482,29 +487,40 @@ function readLlama(lines) {
       requests[requests.length - 1].per_pos = rateList(p[1], "acc per pos", false, false);
     }
   }
-  const accepted = sum(requests.map((r) => r.accepted));
-  const drafted = sum(requests.map((r) => r.drafted));
-  const withMean = requests.filter((r) => r.mean !== null && r.mean > 1);
+  const records = requests.length;
+  let accepted = sum(requests.map((r) => r.accepted));
+  let drafted = sum(requests.map((r) => r.drafted));
+  let withMean = requests.filter((r) => r.mean !== null && r.mean > 1);
+  const withPos = withMean.filter((r) => r.per_pos && r.per_pos.length);
+  let gamma = null;
+  if (withPos.length) {
+    // what the fit reads is what the counts and the mean are of: the requests at one γ, with their
+    // rates (parse.py _read_llama)
+    gamma = mostCommon(withPos.map((r) => r.per_pos.length));
+    const used = withPos.filter((r) => r.per_pos.length === gamma);
+    if (withPos.length < records) {
+      notes.push(`${records - withPos.length} of ${plural(records, "request")} were left out: they have no 'acc per pos' line or no mean len.`);
+    }
+    const changed = gammaChanged(withPos.map((r) => r.per_pos.length), gamma, "request");
+    if (changed) notes.push(changed);
+    requests = withMean = used;
+    accepted = sum(used.map((r) => r.accepted));
+    drafted = sum(used.map((r) => r.drafted));
+  }
   if (withMean.length === 0) {
     notes.push(
       "These llama-server lines give accepted / drafted tokens only (no mean len): the number of verify passes, " +
         "and so the mean acceptance length, cannot be told.",
     );
-    return reading("llama-server log", requests.length, { num_draft_tokens: drafted, num_accepted_tokens: accepted, notes });
+    return reading("llama-server log", records, { num_draft_tokens: drafted, num_accepted_tokens: accepted, notes });
   }
   const steps = (r) => r.accepted / (r.mean - 1);
   const drafts = sum(withMean.map(steps));
   const mean = 1 + sum(withMean.map((r) => r.accepted)) / drafts;
-  const withPos = withMean.filter((r) => r.per_pos && r.per_pos.length);
   let perPos = null;
-  let gamma = null;
   if (withPos.length) {
-    gamma = mostCommon(withPos.map((r) => r.per_pos.length));
-    const used = withPos.filter((r) => r.per_pos.length === gamma);
-    const changed = gammaChanged(withPos.map((r) => r.per_pos.length), gamma, "request");
-    if (changed) notes.push(changed);
-    const total = sum(used.map(steps));
-    perPos = Array.from({ length: gamma }, (_, j) => sum(used.map((r) => r.per_pos[j] * steps(r))) / total);
+    const total = sum(requests.map(steps));
+    perPos = Array.from({ length: gamma }, (_, j) => sum(requests.map((r) => r.per_pos[j] * steps(r))) / total);
   } else {
     notes.push(
       "No 'acc per pos' lines (llama-server prints them at trace level), so the number of draft positions and " +
@@ -512,7 +528,7 @@ function readLlama(lines) {
     );
   }
   if (requests.length > 1) notes.push(`${requests.length} requests were pooled, each weighted by its verify passes.`);
-  return reading("llama-server log", requests.length, {
+  return reading("llama-server log", records, {
     gamma,
     num_drafts: drafts,
     num_draft_tokens: drafted,
@@ -596,7 +612,8 @@ function scrapes(lines) {
       seen = new Set();
     }
     seen.add(series);
-    const key = `${named[1]}|${labels.position ?? ""}`;
+    // the running gauge by engine: vLLM's data-parallel engines each run their own batch
+    const key = `${named[1]}|${named[1] === "num_requests_running" ? labels.engine ?? "" : labels.position ?? ""}`;
     current.set(key, (current.get(key) ?? 0) + value);
   }
   if (current.size) out.push(current);
@@ -646,17 +663,20 @@ function readPrometheus(lines) {
   const source = prefix === "vllm" ? "Prometheus (vLLM)" : "Prometheus (llama.cpp)";
   const notes = [];
   const last = all[all.length - 1];
-  const running = last.has("num_requests_running|") ? last.get("num_requests_running|") : null;
+  const gauges = [...last].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
+  const running = gauges.length ? sum(gauges) / gauges.length : null;
+  if (gauges.length > 1) {
+    notes.push(`vllm:num_requests_running: ${shown(sum(gauges))} over ${gauges.length} engines, ${shown(running)} per engine. ${DATA_PARALLEL}`);
+  }
   const values = new Map();
   const counted = [...last].filter(([k]) => !k.startsWith("num_requests_running|"));
+  let window;
   if (all.length >= 2) {
     for (const [k, v] of counted) values.set(k, v - (all[0].get(k) ?? 0));
-    notes.push(`${all.length} scrapes: the counters were read as the change from the first to the last.`);
+    window = `${all.length} scrapes: the counters were read as the change from the first to the last.`;
   } else {
     for (const [k, v] of counted) values.set(k, v);
-    notes.push(
-      "One scrape: its counters are totals since the server started; paste two scrapes taken a while apart for the recent rate.",
-    );
+    window = "One scrape: its counters are totals since the server started; paste two scrapes taken a while apart for the recent rate.";
   }
   const get = (name) => (values.has(`${name}|`) ? values.get(`${name}|`) : null);
   const drafts = get("spec_decode_num_drafts");
@@ -696,6 +716,8 @@ function readPrometheus(lines) {
     });
   }
   checkWindow(names, drafts, drafted, accepted, positions);
+  // how the counters were read, said where they were (parse.py)
+  notes.push(window);
   if (!positions.length) {
     notes.push(
       "No per-position counters (vLLM before 0.8.5, or llama.cpp before its first finished speculative request), " +
@@ -733,9 +755,9 @@ function median(values) {
 
 // The concurrent requests the engine-stats lines report, and the note that says how, as
 // parse.py's _engine_running: per engine the median "Running: N reqs" of its lines (the median,
-// so that one ramp-up or drain interval does not move it), summed over engines as
-// vllm:num_requests_running is. Lines with Running: 0 are idle intervals, in which nothing is
-// drafted: left out. null without such lines.
+// so that one ramp-up or drain interval does not move it), averaged over engines (DATA_PARALLEL).
+// Lines with Running: 0 are idle intervals, in which nothing is drafted: left out. null without
+// such lines.
 function engineRunning(lines) {
   const byEngine = new Map();
   let idle = 0;
@@ -753,7 +775,7 @@ function engineRunning(lines) {
   }
   if (byEngine.size === 0 && !idle) return null;
   const busy = sum([...byEngine.values()].map((v) => v.length));
-  const running = sum([...byEngine.values()].map(median));
+  const running = sum([...byEngine.values()].map(median)) / Math.max(1, byEngine.size);
   let note;
   if (byEngine.size === 0) {
     note = `${idle === 1 ? "The engine log line reports" : `All ${idle} engine log lines report`} Running: 0 reqs ` +
@@ -763,8 +785,8 @@ function engineRunning(lines) {
   } else if (byEngine.size === 1) {
     note = `Running requests: ${shown(running)}, the median of the 'Running: N reqs' of ${busy} engine log lines.`;
   } else {
-    note = `Running requests: ${shown(running)}, the median of each engine's 'Running: N reqs' (${busy} lines), ` +
-      `summed over ${byEngine.size} engines.`;
+    note = `Running requests: ${shown(running)} per engine, the median of each engine's 'Running: N reqs' ` +
+      `(${busy} lines) averaged over ${byEngine.size} engines. ${DATA_PARALLEL}`;
   }
   if (idle && byEngine.size) note += ` ${idle} line${idle !== 1 ? "s" : ""} with Running: 0 reqs (idle, nothing drafted) left out.`;
   // a load that changed a lot over the text: one γ for its median fits neither end (parse.py)
