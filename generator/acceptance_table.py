@@ -7,7 +7,8 @@ it looks the model's values up here instead of computing them.
 from __future__ import annotations
 
 from specmodel import FIELDS
-from specmodel.acceptance import ACCEPTANCE_SHAPES, mean_acceptance_length, per_position_acceptance
+from specmodel.acceptance import (ACCEPTANCE_SHAPES, mean_acceptance_length, mean_conditional_acceptance,
+                                  per_position_acceptance)
 from specmodel.metrics.fit import POOR_FIT
 
 DIGITS = 9  # the fit compares residuals: keep them well below the rates' printed 3 decimals
@@ -15,7 +16,8 @@ DIGITS = 9  # the fit compares residuals: keep them well below the rates' printe
 
 def acceptance_table() -> dict:
     """{"alphas", "shapes", "poor_fit": basis → the residual above which a fit is poor, "per_position": shape → α → p_1 … p_γmax,
-    "mean_acceptance_length": shape → α → E[L] at γ = 1 … γmax}."""
+    "mean_acceptance_length": shape → α → E[L] at γ = 1 … γmax, "mean_conditional_acceptance": shape → α → the
+    average conditional acceptance at γ = 1 … γmax (what vLLM V0's draft acceptance rate estimates)}."""
     alphas = list(FIELDS["alpha"].grid)
     top = max(FIELDS["gamma"].grid)
     gammas = list(FIELDS["gamma"].grid)
@@ -27,4 +29,6 @@ def acceptance_table() -> dict:
                          for s in ACCEPTANCE_SHAPES},
         "mean_acceptance_length": {s: [[round(float(mean_acceptance_length(g, a, s, g)), DIGITS) for g in gammas]
                                        for a in alphas] for s in ACCEPTANCE_SHAPES},
+        "mean_conditional_acceptance": {s: [[round(float(mean_conditional_acceptance(g, a, s, g)), DIGITS)
+                                             for g in gammas] for a in alphas] for s in ACCEPTANCE_SHAPES},
     }

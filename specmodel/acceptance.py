@@ -67,6 +67,14 @@ def conditional_acceptance(gamma, alpha, shape, max_gamma: int) -> np.ndarray:
     return np.where(j <= gamma[..., None], value, 0.0)
 
 
+def mean_conditional_acceptance(gamma, alpha, shape, max_gamma: int) -> np.ndarray:
+    """(a_1 + … + a_γ) / γ: the conditional acceptance averaged over the γ positions, what vLLM
+    V0's "Draft acceptance rate" estimates (it counts every draft token that passes its test, even
+    after an earlier rejection: vllm/spec_decode/metrics.py, accepted / draft tokens). Shape S."""
+    a = conditional_acceptance(gamma, alpha, shape, max_gamma)
+    return a.sum(axis=-1) / np.maximum(1, np.broadcast_to(np.asarray(gamma), a.shape[:-1]))
+
+
 def per_position_acceptance(gamma, alpha, shape, max_gamma: int) -> np.ndarray:
     """p_j = a_1·…·a_j: the share of iterations in which position j reaches the output.
 

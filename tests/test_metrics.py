@@ -311,9 +311,9 @@ def test_every_flag_the_advice_prints_carries_the_tensor_parallelism():
 
 
 def test_a_fit_no_shape_can_reach_is_called_poor():
-    """V0 gives only a mean length; 4.9 at γ = 4 is beyond what the falling shape can produce."""
-    line = ("Speculative metrics: Draft acceptance rate: 0.975, System efficiency: 0.980, Number of speculative "
-            "tokens: 4, Number of accepted tokens: 390, Number of draft tokens: 400, Number of emitted tokens: 490.")
+    """A scrape without per-position counters gives only a mean length; 4.9 at γ = 4 is beyond what
+    the falling shape, assumed, can produce."""
+    line = (DATA / "prometheus-no-positions.txt").read_text().replace("} 2360.0", "} 3900.0")
     fit = fit_acceptance(parse_metrics(line))
     assert fit.poor and fit.residual > 0.1
     assert not fit_acceptance(parse_metrics((DATA / "v1-ngram.log").read_text())).poor
@@ -410,15 +410,35 @@ def test_a_line_leaving_out_the_bonus_shows_what_it_prints_and_labels_what_is_de
 def test_a_one_number_fit_says_the_grid_limits_it_not_the_shape():
     """Found by a cold read: a V0 line (one mean length) fitted 0.076 from α = 0.90 on the site's
     grid was called "no acceptance shape describes these numbers well"."""
-    reading = parse_metrics((DATA / "v0.log").read_text())
+    reading = parse_metrics((DATA / "prometheus-no-positions.txt").read_text())
     fit = fit_acceptance(reading, FIELDS["alpha"].grid)
     assert fit.residual > 0.05 and not fit.poor and fit.grid_limited
-    out = _cli(str(DATA / "v0.log"), "--site-grid").stdout
+    out = _cli(str(DATA / "prometheus-no-positions.txt"), "--site-grid").stdout
     assert "α = 0.9 is the closest α on the grid: its step limits the match" in out
     assert out.count("tell the shapes apart") + out.count("tell shapes apart") == 1, out
     assert "no acceptance shape describes" not in out
     # finer α: nothing to say
-    assert "closest α on the grid" not in _cli(str(DATA / "v0.log")).stdout
+    assert "closest α on the grid" not in _cli(str(DATA / "prometheus-no-positions.txt")).stdout
+
+
+def test_a_v0_lines_rate_picks_the_shape_its_length_cannot():
+    """Found by a cold read: a V0 line (γ 4, length 3.36, rate 0.800) was fitted falling at α 0.90,
+    which averages 0.72 over the positions, and the mismatch blamed on the grid's step; the same
+    acceptance at every position, α 0.80, gives both its length and its rate."""
+    from specmodel.acceptance import mean_conditional_acceptance
+    reading = parse_metrics((DATA / "v0.log").read_text())
+    fit = fit_acceptance(reading, FIELDS["alpha"].grid)
+    assert (fit.shape, fit.alpha) == ("same", 0.8) and not fit.grid_limited and not fit.poor
+    assert fit.v0_rates == pytest.approx({s: float(mean_conditional_acceptance(4, fit.alphas[s], s, 4))
+                                          for s in ACCEPTANCE_SHAPES})
+    assert min(fit.v0_rates, key=lambda s: abs(fit.v0_rates[s] - 0.8)) == "same"
+    out = _cli(str(DATA / "v0.log"), "--site-grid").stdout
+    assert ("V0's draft acceptance rate, an average over the positions, can: at the α that gives the length, falling "
+            "averages 0.717, same averages 0.800, rising averages 0.853, against the text's 0.800; the nearest wins") in out
+    assert "closest α on the grid" not in out and "cannot be told" not in out
+    # without a rate (a scrape without per-position counters) the default shape is assumed, as before
+    fit = fit_acceptance(parse_metrics((DATA / "prometheus-no-positions.txt").read_text()))
+    assert fit.shape == "falling" and fit.v0_rates == {} and list(fit.residuals) == ["falling"]
 
 
 ENGINE = ("(APIServer pid=1) INFO 05-01 12:00:{s} [loggers.py:111] Engine 000: Avg prompt throughput: 0.0 tokens/s, "

@@ -3,19 +3,26 @@
 With per-position rates: for each shape of ``acceptance.ACCEPTANCE_SHAPES``, the α that minimises
 the root-mean-square difference between the model's per-position acceptance and the measured one
 over the γ positions; the shape with the smallest residual wins (ties: the earlier shape).
-Without them: the α at which the model's default shape (falling) gives the measured mean
-acceptance length at γ; the residual is then the difference in mean acceptance length.
+Without them: for each shape the α that gives the measured mean acceptance length at γ (the
+residual is then the difference in mean acceptance length); one length cannot tell the shapes
+apart, so the model's default (falling) is assumed, unless the text gives vLLM V0's draft
+acceptance rate, an average over positions: then the shape whose average conditional acceptance
+at its α is nearest it (acceptance.mean_conditional_acceptance; found by a cold read: falling at
+α 0.90 averages 0.72 against a line's 0.800, the same acceptance at every position at 0.80 gives
+both its length and its rate).
 
 ``alphas`` chooses where α may lie: a fine grid by default (steps of 0.0005), or the site's grid
 (``FIELDS["alpha"].grid``) to reproduce what the page does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..acceptance import ACCEPTANCE_SHAPES, FALLING, mean_acceptance_length, per_position_acceptance
+from ..acceptance import (ACCEPTANCE_SHAPES, FALLING, mean_acceptance_length, mean_conditional_acceptance,
+                          per_position_acceptance)
 from .parse import MetricsInputError, Reading
 
 FINE_ALPHAS = tuple(round(0.0005 * i, 4) for i in range(1, 2001))
@@ -53,6 +60,9 @@ class AcceptanceFit:
     fitted_per_position: tuple[float, ...]
     fitted_mean_acceptance_length: float
     out_of_range: bool = False
+    # basis MEAN_LENGTH with V0's draft acceptance rate: each shape's average conditional acceptance
+    # at its own best α, by shape name (what chose the shape); else empty
+    v0_rates: dict = field(default_factory=dict)
 
     @property
     def poor(self) -> bool:
@@ -69,7 +79,7 @@ class AcceptanceFit:
         return {"poor": self.poor, "out_of_range": self.out_of_range, "shape": self.shape, "alpha": self.alpha, "gamma": self.gamma, "residual": self.residual,
                 "residuals": dict(self.residuals), "alphas": dict(self.alphas), "basis": self.basis,
                 "fitted_per_position": list(self.fitted_per_position),
-                "fitted_mean_acceptance_length": self.fitted_mean_acceptance_length}
+                "fitted_mean_acceptance_length": self.fitted_mean_acceptance_length, "v0_rates": dict(self.v0_rates)}
 
 
 def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
@@ -97,18 +107,28 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
         return _fit(shape, alpha, gamma, residual, residuals, best_alphas, PER_POSITION)
     if reading.mean_acceptance_length is not None and reading.gamma:
         gamma = int(reading.gamma)
-        model = mean_acceptance_length(gamma, a, FALLING, gamma)
-        gap = np.abs(model - reading.mean_acceptance_length)
-        i = int(np.argmin(gap))
-        beyond = not model.min() <= reading.mean_acceptance_length <= model.max()
-        return _fit(FALLING, float(a[i]), gamma, float(gap[i]), {FALLING: float(gap[i])},
-                    {FALLING: float(a[i])}, MEAN_LENGTH, bool(beyond))
+        m = reading.mean_acceptance_length
+        rate = reading.v0_draft_acceptance_rate
+        shapes = ACCEPTANCE_SHAPES if rate is not None and math.isfinite(rate) else (FALLING,)
+        residuals, best_alphas, beyond, rates = {}, {}, {}, {}
+        for shape in shapes:
+            model = mean_acceptance_length(gamma, a, shape, gamma)
+            gap = np.abs(model - m)
+            i = int(np.argmin(gap))
+            residuals[shape], best_alphas[shape] = float(gap[i]), float(a[i])
+            beyond[shape] = not model.min() <= m <= model.max()
+            if len(shapes) > 1:
+                rates[shape] = float(mean_conditional_acceptance(gamma, a[i], shape, gamma))
+        # a shape that reaches the length first; among them the rate nearest V0's (ties: the earlier)
+        shape = min(shapes, key=lambda s: (beyond[s], abs(rates[s] - rate) if rates else 0.0))
+        return _fit(shape, best_alphas[shape], gamma, residuals[shape], residuals, best_alphas, MEAN_LENGTH,
+                    beyond[shape], rates)
     missing = " ".join(reading.notes[-1:]) or "The text gives no mean acceptance length."
     raise MetricsInputError(f"the {reading.source} text cannot be fitted: {missing.rstrip('.')}")
 
 
 def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, alphas: dict, basis: str,
-         out_of_range: bool = False) -> AcceptanceFit:
+         out_of_range: bool = False, v0_rates: dict | None = None) -> AcceptanceFit:
     per_pos = per_position_acceptance(gamma, alpha, shape, gamma)
     return AcceptanceFit(shape, alpha, gamma, residual, residuals, alphas, basis, tuple(float(p) for p in per_pos),
-                         float(1 + per_pos.sum()), out_of_range)
+                         float(1 + per_pos.sum()), out_of_range, dict(v0_rates or {}))

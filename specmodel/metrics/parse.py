@@ -481,7 +481,8 @@ def _read_v0(lines: list[dict]) -> Reading:
                        notes=tuple(notes + ["The line counts no draft tokens: nothing was speculated yet."]))
     drafts = drafted / k
     mean = emitted / drafts
-    notes.append("V0 prints no per-position rates, so the shape of acceptance cannot be told from the line.")
+    notes.append("V0 prints no per-position rates: the shape of acceptance is told from its draft acceptance rate "
+                 "(see the fit).")
     notes.append("V0's draft acceptance rate counts every draft token that passes its test, even after an earlier "
                  "rejection: an estimate of α averaged over positions, not the share of drafts accepted.")
     return Reading("vLLM V0 log", len(lines), gamma=k, num_drafts=drafts, num_draft_tokens=drafted,

@@ -108,10 +108,16 @@ def reading_lines(reading: Reading, leave_out=()) -> list[str]:
     return lines + [f"  note: {n}" for n in reading.notes if n not in leave_out]
 
 
-def fit_line(fit: AcceptanceFit) -> str:
+def fit_line(fit: AcceptanceFit, reading: Reading) -> str:
     others = ", ".join(f"{s} {r:.3f}" for s, r in fit.residuals.items() if s != fit.shape)
     unit = "RMS over positions" if fit.basis == PER_POSITION else "in mean acceptance length"
     tail = f" (other shapes: {others})" if others else " (one length cannot tell the shapes apart; assumed falling)"
+    if fit.v0_rates:
+        # V0's rate picked the shape, as the page says it (views/metrics.js showFit)
+        averages = ", ".join(f"{s} averages {r:.3f}" for s, r in fit.v0_rates.items())
+        tail = (f" (one length cannot tell the shapes apart; V0's draft acceptance rate, an average over the positions, "
+                f"can: at the α that gives the length, {averages}, against the text's "
+                f"{reading.v0_draft_acceptance_rate:.3f}; the nearest wins; other shapes' residuals: {others})")
     return (f"fit: acceptance {fit.shape}, α = {fit.alpha:.4g}, γ = {fit.gamma}, residual {fit.residual:.3f} {unit}"
             f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}{_fit_note(fit)}")
 
@@ -180,5 +186,5 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
 
 
 def report(reading: Reading, fit: AcceptanceFit, advice: Advice, catalog: Catalog, notes=()) -> str:
-    return "\n".join(reading_lines(reading) + [fit_line(fit)] + [f"note: {n}" for n in notes]
+    return "\n".join(reading_lines(reading) + [fit_line(fit, reading)] + [f"note: {n}" for n in notes]
                      + [advice_text(advice, catalog)])

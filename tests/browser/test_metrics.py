@@ -110,6 +110,7 @@ def test_the_page_reads_and_fits_each_text_as_the_command_line_does(modules_page
     assert page_fit["out_of_range"] == fit.out_of_range
     assert page_fit["residuals"] == pytest.approx(fit.residuals, abs=1e-8)
     assert page_fit["alphas"] == pytest.approx(fit.alphas, abs=1e-12)
+    assert page_fit["v0_rates"] == pytest.approx(fit.v0_rates, abs=1e-8)
 
 
 PAGE_REFUSE = """async (text) => {
@@ -511,13 +512,29 @@ def test_what_the_text_says_is_what_it_prints_and_derived_values_say_so(home):
 
 def test_a_one_number_fit_says_the_grid_limits_it_not_the_shape(home):
     """Found by a cold read: a V0 line fitted 0.076 from α = 0.90 was called "No acceptance shape
-    describes these numbers well"."""
-    _paste(home, (DATA / "v0.log").read_text())
+    describes these numbers well" (now a V0 line's rate picks its shape: a scrape without
+    per-position counters is the one-number fit)."""
+    _paste(home, (DATA / "prometheus-no-positions.txt").read_text())
     fit = home.locator("[data-metrics-fit]").inner_text()
     assert "α = 0.90 is the closest α on the grid: its step limits the match." in fit
     # found by a cold read: the paragraph said twice that one number cannot tell the shapes apart
     assert fit.count("tell the shapes apart") + fit.count("tell shapes apart") == 1, fit
     assert "No acceptance shape" not in fit
+
+
+def test_a_v0_lines_rate_picks_the_shape_as_the_command_line_says(home):
+    """Found by a cold read: a V0 line's rate 0.800 beside a falling fit at α 0.90, which averages
+    0.72 (tests/test_metrics.py has the command line's side)."""
+    _paste(home, (DATA / "v0.log").read_text())
+    labels = manifest()["labels"]["acceptance"]
+    fit = home.locator("[data-metrics-fit]").inner_text()
+    assert fit.startswith(f"Acceptance {labels['same']}, α = 0.80 at γ = 4"), fit
+    assert (f"V0's draft acceptance rate, an average over the positions, can: at the α that gives the length, "
+            f"{labels['falling']} averages 0.717, {labels['same']} averages 0.800, {labels['rising']} averages 0.853, "
+            "against the text's 0.800. The nearest wins.") in fit, fit
+    rows = home.eval_on_selector_all("[data-metrics-fits] tr", "trs => trs.map(tr => tr.cells[0].textContent)")
+    assert f"{labels['same']} (nearest V0's rate)" in rows, rows
+    assert "cannot be told" not in home.locator("[data-metrics-notes]").inner_text()
 
 
 def test_the_status_names_the_fit_the_predictions_use(home):

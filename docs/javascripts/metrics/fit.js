@@ -68,19 +68,38 @@ export function fitOnGrid(reading, table) {
     return result(table, best.shape, best.i, gamma, best.residual, residuals, alphas, PER_POSITION, reading, top, measuredMean);
   }
   if (reading.mean_acceptance_length !== null && reading.gamma) {
+    // fit.py: one length cannot tell the shapes apart, so falling (the model's default) is
+    // assumed, unless V0's draft acceptance rate, an average over positions, picks the shape
     const gamma = Math.min(reading.gamma, top);
-    const shape = table.shapes[0]; // falling, the model's default shape
-    let best = null;
-    const means = table.mean_acceptance_length[shape].map((row) => row[gamma - 1]);
-    means.forEach((m, i) => {
-      const gap = Math.abs(m - reading.mean_acceptance_length);
-      if (best === null || gap < best.gap) best = { gap, i };
-    });
-    const fitted = result(table, shape, best.i, gamma, best.gap, { [shape]: best.gap }, { [shape]: table.alphas[best.i] },
-      MEAN_LENGTH, reading, top, gamma < reading.gamma ? null : reading.mean_acceptance_length);
-    // fit.py's out_of_range: beyond every α's mean, the residual is no longer the grid's step
     const m = reading.mean_acceptance_length;
-    return { ...fitted, out_of_range: !(Math.min(...means) <= m && m <= Math.max(...means)) };
+    const rate = reading.v0_draft_acceptance_rate;
+    const shapes = rate !== null && Number.isFinite(rate) ? table.shapes : [table.shapes[0]];
+    const residuals = {};
+    const alphas = {};
+    const index = {};
+    const beyond = {};
+    const rates = {};
+    for (const shape of shapes) {
+      let best = null;
+      const means = table.mean_acceptance_length[shape].map((row) => row[gamma - 1]);
+      means.forEach((mean, i) => {
+        const gap = Math.abs(mean - m);
+        if (best === null || gap < best.gap) best = { gap, i };
+      });
+      residuals[shape] = best.gap;
+      alphas[shape] = table.alphas[best.i];
+      index[shape] = best.i;
+      // fit.py's out_of_range: beyond every α's mean, the residual is no longer the grid's step
+      beyond[shape] = !(Math.min(...means) <= m && m <= Math.max(...means));
+      if (shapes.length > 1) rates[shape] = table.mean_conditional_acceptance[shape][best.i][gamma - 1];
+    }
+    // a shape that reaches the length first; among them the rate nearest V0's (ties: the earlier)
+    const worse = (a, b) => (beyond[a] !== beyond[b] ? beyond[a] : shapes.length > 1 && Math.abs(rates[a] - rate) > Math.abs(rates[b] - rate));
+    let shape = shapes[0];
+    for (const s of shapes.slice(1)) if (worse(shape, s)) shape = s;
+    const fitted = result(table, shape, index[shape], gamma, residuals[shape], residuals, alphas, MEAN_LENGTH, reading, top,
+      gamma < reading.gamma ? null : reading.mean_acceptance_length);
+    return { ...fitted, out_of_range: beyond[shape], v0_rates: rates };
   }
   const missing = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
   throw new FitError(`The ${reading.source} text cannot be fitted: ${missing}`);
@@ -101,5 +120,6 @@ function result(table, shape, i, gamma, residual, residuals, alphas, basis, read
     measured_mean_acceptance_length: measuredMean,
     truncated: (reading.gamma ?? gamma) > top ? reading.gamma : null,
     out_of_range: false,
+    v0_rates: {},
   };
 }

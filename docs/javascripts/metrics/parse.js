@@ -441,7 +441,7 @@ function readV0(lines) {
     return reading("vLLM V0 log", lines.length, { gamma: k, v0_draft_acceptance_rate: last.rate, notes });
   }
   const drafts = drafted / k;
-  notes.push("V0 prints no per-position rates, so the shape of acceptance cannot be told from the line.");
+  notes.push("V0 prints no per-position rates: the shape of acceptance is told from its draft acceptance rate (see the fit).");
   notes.push(
     "V0's draft acceptance rate counts every draft token that passes its test, even after an earlier " +
       "rejection: an estimate of α averaged over positions, not the share of drafts accepted.",

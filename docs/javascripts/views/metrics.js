@@ -192,7 +192,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     notes.replaceChildren(...reading.notes.map((n) => el("li", n)));
   }
 
-  function showFit(fit) {
+  function showFit(fit, reading) {
     const unit = fit.basis === PER_POSITION ? "RMS over the positions" : "in mean acceptance length";
     const labels = manifest.labels.acceptance;
     root.querySelector("[data-metrics-fit]").textContent =
@@ -202,7 +202,11 @@ export function mountMetrics(root, manifest, { apply, current }) {
       ` α is fitted on ${GRID}; ${GRID_CLI}.` +
       (fit.basis === PER_POSITION
         ? " The shape with the smallest residual wins."
-        : " Without per-position rates one length cannot tell the shapes apart: the fit assumes the model's default, falling.") +
+        : Object.keys(fit.v0_rates).length
+          // report.py fit_line: V0's rate picks the shape (found by a cold read: falling assumed at
+          // α 0.90, which averages 0.72 against the line's 0.800)
+          ? ` One length cannot tell the shapes apart; V0's draft acceptance rate, an average over the positions, can: at the α that gives the length, ${Object.entries(fit.v0_rates).map(([s, r]) => `${labels[s]} averages ${fixed(r, 3)}`).join(", ")}, against the text's ${fixed(reading.v0_draft_acceptance_rate, 3)}. The nearest wins.`
+          : " Without per-position rates one length cannot tell the shapes apart: the fit assumes the model's default, falling.") +
       (fit.truncated ? ` The text has ${fit.truncated} positions; the simulation drafts at most ${fit.gamma}, so the fit uses the first ${fit.gamma}.` : "") +
       sentence(fitLimit(fit, manifest.acceptance_table.poor_fit, fixed(fit.alpha, 2)), manifest.labels.acceptance);
     const body = root.querySelector("[data-metrics-fits]");
@@ -211,7 +215,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
       if (shape === fit.shape) tr.className = "spec-metrics__best";
       // every shape's own best α: the answer may use another shape than the best (adjust)
       const alpha = shape in fit.alphas ? fit.alphas[shape] : shape === fit.shape ? fit.alpha : null;
-      tr.append(el("td", labels[shape] + (shape === fit.shape ? " (best)" : "")), el("td", alpha === null ? "–" : fixed(alpha, 2)), el("td", fixed(r, 3)));
+      // a V0 line's shape is the one nearest its rate, not the smallest residual
+      const chosen = Object.keys(fit.v0_rates).length ? " (nearest V0's rate)" : " (best)";
+      tr.append(el("td", labels[shape] + (shape === fit.shape ? chosen : "")), el("td", alpha === null ? "–" : fixed(alpha, 2)), el("td", fixed(r, 3)));
       return tr;
     }));
   }
@@ -268,7 +274,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       return;
     }
     showReading(reading, fit);
-    showFit(fit);
+    showFit(fit, reading);
     outcome.hidden = false;
     const values = {};
     if (example) {
