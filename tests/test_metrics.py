@@ -82,10 +82,12 @@ def test_partial_input_says_what_was_read_then_what_is_missing():
 def test_what_stops_the_fit_is_said_once(name):
     """Found by a cold read: "The counters went down between the scrapes: the server restarted; …"
     printed as a note of what was read and again as the error (the page showed it twice too)."""
-    reason = parse_metrics((DATA / name).read_text()).notes[-1].rstrip(".")
+    # (after its first letter, which the error writes in lower case after a colon)
+    reason = parse_metrics((DATA / name).read_text()).notes[-1].rstrip(".")[1:]
     out = _cli(str(DATA / name))
     assert out.returncode == 2 and reason in out.stderr
     assert (out.stdout + out.stderr).count(reason) == 1, out.stdout
+    assert re.search(r"cannot be fitted: [^A-Z]", out.stderr), out.stderr  # lower case after the colon
 
 
 @pytest.mark.parametrize("hostile", ["", "\x00\x01\x02", "SpecDecoding metrics:", "vllm:spec_decode_num_drafts_total{ 1",
@@ -419,6 +421,13 @@ def test_a_one_number_fit_says_the_grid_limits_it_not_the_shape():
     assert "no acceptance shape describes" not in out
     # finer α: nothing to say
     assert "closest α on the grid" not in _cli(str(DATA / "prometheus-no-positions.txt")).stdout
+
+
+def test_with_one_position_the_fit_says_the_shapes_are_one():
+    """Found by a cold read: at γ = 1 the three shapes tie and the answer named falling the best."""
+    out = _cli(str(DATA / "v1-gamma1.log")).stdout
+    assert "(with one position the three shapes are one: only α is fitted)" in out, out
+    assert "other shapes" not in out.split("fit:")[1].splitlines()[0]
 
 
 def test_a_v0_lines_rate_picks_the_shape_its_length_cannot():

@@ -124,6 +124,8 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
         return _fit(shape, best_alphas[shape], gamma, residuals[shape], residuals, best_alphas, MEAN_LENGTH,
                     beyond[shape], rates)
     missing = " ".join(reading.notes[-1:]) or "The text gives no mean acceptance length."
+    # the note's sentence goes on after a colon: lower case (the page's fit.js does the same)
+    missing = missing[0].lower() + missing[1:]
     raise MetricsInputError(f"the {reading.source} text cannot be fitted: {missing.rstrip('.')}")
 
 

@@ -291,7 +291,12 @@ def _three_means(x: dict, k: int, no_bonus: bool) -> str | None:
     printed = x["mean"] + no_bonus
     summed = 1 + sum(0.0 if math.isnan(p) else p for p in x["per_pos"])
     counted = 1 + x["accepted"] / (x["drafted"] / k)
-    if max(printed, summed, counted) - min(printed, summed, counted) <= MEAN_PRINT_TOLERANCE + 0.0005 * k:
+    rounding = MEAN_PRINT_TOLERANCE + 0.0005 * k
+    if max(printed, summed, counted) - min(printed, summed, counted) <= rounding:
+        return None
+    if abs(printed - summed) <= rounding:
+        # two means, not three: the note on the printed mean against the counts says it (found by a
+        # cold read: 2.10 against 2.65 said twice)
         return None
     return (f"The line's three means disagree by more than rounding: the printed mean acceptance length"
             f"{' + 1 (the bonus token)' if no_bonus else ''} gives {printed:.2f}, 1 + the sum of the per-position rates "
@@ -830,6 +835,12 @@ def _check_limits(reading: Reading) -> None:
                                      f"at most {MAX_RUNNING_REQUESTS}")
 
 
+def _v0_left_out(n: int) -> str:
+    """The note for V0 'Speculative metrics:' lines in a text read by its V1 lines (parse.js v0LeftOut)."""
+    return (f"{n} 'Speculative metrics:' line{'s' if n != 1 else ''} of vLLM's V0 engine left out: the V1 "
+            "'SpecDecoding metrics:' lines were read; paste one engine's lines.")
+
+
 def _read_text(lines: list[str]) -> Reading:
     """The Reading of the first format found in ``lines`` (see parse_metrics), without the load of
     the engine-stats lines."""
@@ -840,7 +851,13 @@ def _read_text(lines: list[str]) -> Reading:
         return scraped
     v1 = [x for x in map(_v1_line, (ln for ln in lines if "SpecDecoding metrics:" in ln)) if x]
     if v1:
-        return _pool_v1(v1)
+        reading = _pool_v1(v1)
+        v0 = sum(1 for ln in lines if "Speculative metrics:" in ln)
+        if v0:
+            # first: the last note is the one a failed fit quotes (found by a cold read: a V0 line
+            # pasted with a V1 line left out unsaid)
+            reading = replace(reading, notes=(_v0_left_out(v0),) + reading.notes)
+        return reading
     v0 = [x for x in map(_v0_line, (ln for ln in lines if "Speculative metrics:" in ln)) if x]
     if v0:
         return _read_v0(v0)

@@ -112,6 +112,9 @@ def fit_line(fit: AcceptanceFit, reading: Reading) -> str:
     others = ", ".join(f"{s} {r:.3f}" for s, r in fit.residuals.items() if s != fit.shape)
     unit = "RMS over positions" if fit.basis == PER_POSITION else "in mean acceptance length"
     tail = f" (other shapes: {others})" if others else " (one length cannot tell the shapes apart; assumed falling)"
+    if fit.basis == PER_POSITION and fit.gamma == 1:
+        # every shape starts at α: the tie is no choice (found by a cold read: "best fit falling")
+        tail = " (with one position the three shapes are one: only α is fitted)"
     if fit.v0_rates:
         # V0's rate picked the shape, as the page says it (views/metrics.js showFit)
         averages = ", ".join(f"{s} averages {r:.3f}" for s, r in fit.v0_rates.items())

@@ -101,7 +101,9 @@ export function fitOnGrid(reading, table) {
       gamma < reading.gamma ? null : reading.mean_acceptance_length);
     return { ...fitted, out_of_range: beyond[shape], v0_rates: rates };
   }
-  const missing = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
+  const note = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
+  // the note's sentence goes on after a colon: lower case (fit.py)
+  const missing = note.charAt(0).toLowerCase() + note.slice(1);
   throw new FitError(`The ${reading.source} text cannot be fitted: ${missing}`);
 }
 

@@ -259,7 +259,10 @@ function threeMeans(x, k, noBonus) {
   const printed = x.mean + (noBonus ? 1 : 0);
   const summed = 1 + sum(x.per_pos.map((p) => (Number.isNaN(p) ? 0 : p)));
   const counted = 1 + x.accepted / (x.drafted / k);
-  if (Math.max(printed, summed, counted) - Math.min(printed, summed, counted) <= MEAN_PRINT_TOLERANCE + 0.0005 * k) return null;
+  const rounding = MEAN_PRINT_TOLERANCE + 0.0005 * k;
+  if (Math.max(printed, summed, counted) - Math.min(printed, summed, counted) <= rounding) return null;
+  // two means, not three: the note on the printed mean against the counts says it (parse.py)
+  if (Math.abs(printed - summed) <= rounding) return null;
   return "The line's three means disagree by more than rounding: the printed mean acceptance length" +
     `${noBonus ? " + 1 (the bonus token)" : ""} gives ${fixed(printed, 2)}, 1 + the sum of the per-position rates ` +
     `${fixed(summed, 2)}, and the token counts (1 + accepted / (drafted / ${k})) ${fixed(counted, 2)}.`;
@@ -841,12 +844,24 @@ function checkLimits(reading) {
 
 // The reading of the first format found in `lines` (see parseMetrics), without the load of the
 // engine-stats lines.
+// The note for V0 'Speculative metrics:' lines in a text read by its V1 lines (parse.py _v0_left_out).
+function v0LeftOut(n) {
+  return `${n} 'Speculative metrics:' line${n !== 1 ? "s" : ""} of vLLM's V0 engine left out: the V1 ` +
+    "'SpecDecoding metrics:' lines were read; paste one engine's lines.";
+}
+
 function readText(lines) {
   const prom = lines.filter((l) => (l.includes("spec_decode_") || l.includes("num_requests_running")) && isSample(l));
   const scraped = prom.length ? readPrometheus(prom) : null;
   if (scraped && scraped.num_drafts) return scraped;
   const v1 = lines.filter((l) => l.includes("SpecDecoding metrics:")).map(v1Line).filter(Boolean);
-  if (v1.length) return poolV1(v1);
+  if (v1.length) {
+    const read = poolV1(v1);
+    const v0 = lines.filter((l) => l.includes("Speculative metrics:")).length;
+    // first: the last note is the one a failed fit quotes (parse.py _read_text)
+    if (v0) read.notes.unshift(v0LeftOut(v0));
+    return read;
+  }
   const v0 = lines.filter((l) => l.includes("Speculative metrics:")).map(v0Line).filter(Boolean);
   if (v0.length) return readV0(v0);
   const llama = lines.filter((l) => l.includes("draft acceptance") || l.includes("acc per pos"));

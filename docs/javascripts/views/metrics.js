@@ -201,7 +201,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
       // page reads 0.80) is not taken for a disagreement
       ` α is fitted on ${GRID}; ${GRID_CLI}.` +
       (fit.basis === PER_POSITION
-        ? " The shape with the smallest residual wins."
+        // every shape starts at α: the tie is no choice (report.py fit_line)
+        ? (fit.gamma === 1 ? " With one position the three shapes are one: only α is fitted." : " The shape with the smallest residual wins.")
         : Object.keys(fit.v0_rates).length
           // report.py fit_line: V0's rate picks the shape (found by a cold read: falling assumed at
           // α 0.90, which averages 0.72 against the line's 0.800)
