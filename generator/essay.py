@@ -20,6 +20,7 @@ from .axes import site_state, state_query
 from .contract import FIELDS
 from .filters import FILTERS, Quantity, Quoted
 from .site_model import full_dims
+from .typography import keep_together
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGES = {"index.md.j2": ("index.md", ""), "model.md.j2": ("model.md", "../")}
@@ -217,7 +218,7 @@ def render_pages(context: dict, recorder: Recorder, templates: Path = TEMPLATES)
     for template_name, (path, root) in PAGES.items():
         recorder.page = path
         try:
-            out[path] = env.get_template(template_name).render(**context, root=root)
+            out[path] = keep_together(env.get_template(template_name).render(**context, root=root))
         except TemplateBuildError as e:
             raise TemplateBuildError(f"{template_name}: {e}") from None
         except jinja2.TemplateError as e:

@@ -302,7 +302,8 @@ class ProseText(HTMLParser):
 
 
 def test_an_amount_keeps_its_unit_on_its_line(site):
-    """Found by a cold read: at 375 px the prose broke "16.70 GB" after the number. The prose writes
+    """Found by a cold read: at 375 px the prose broke "16.70 GB" after the number, and "γ = 17"
+    after the "=" (cold read 18). The prose writes
     a no-break space between a number and its unit symbol (generator/filters.py, the templates)."""
     checked = 0
     for path in pages(site):
@@ -311,6 +312,10 @@ def test_an_amount_keeps_its_unit_on_its_line(site):
         text = "".join(p.text)
         checked += len(re.findall(r"\d\u00a0(?:GB|µs|ms)", text))
         split = [text[max(0, m.start() - 40):m.end()] for m in SPLIT_AMOUNT.finditer(text)]
+        # and a symbol from its value (cold read 18: "γ =" ending a line, "17" beginning the next)
+        split += [text[max(0, m.start() - 40):m.end()] for m in re.finditer(r"[γα][ \t\n]=[ \t\n\u00a0]*\d|[γα]\u00a0=[ \t\n]\d", text)]
         assert not split, (path.name, split)
     assert checked > 20  # the check saw the essay's amounts
     assert SPLIT_AMOUNT.search("reads 16.70 GB") and not SPLIT_AMOUNT.search("reads 16.70\u00a0GB, 2 GBs")
+    from generator.typography import keep_together
+    assert keep_together("at γ = 4 and `γ = 4`") == "at γ\u00a0=\u00a04 and `γ = 4`"

@@ -406,7 +406,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     nodes.push(list);
     const table = el("table", null, { "aria-label": "γ by batch size" });
     const head = el("tr");
-    for (const h of ["sequences", "best γ", "speedup at best γ", `speedup at γ = ${state.gamma}`, "use γ", "fits in memory"]) head.append(el("th", h, { scope: "col" }));
+    for (const h of ["sequences", "best γ", "speedup at best γ", `speedup at γ\u00a0=\u00a0${state.gamma}`, "use γ", "fits in memory"]) head.append(el("th", h, { scope: "col" }));
     const thead = el("thead");
     thead.append(head);
     const tbody = el("tbody");
