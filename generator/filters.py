@@ -76,5 +76,17 @@ def nobreak(text) -> str:
     return _SPLIT_AMOUNT.sub("\\1" + UNIT_SPACE + "\\2", str(text))
 
 
+_VLLM_REF = re.compile(r"vLLM (issue|pull request) #(\d+)")
+
+
+def link_vllm(text) -> str:
+    """``text`` with "vLLM issue #N" and "vLLM pull request #N" as Markdown links to GitHub (found by
+    a cold read: "vLLM issue #20780" the one source of its table without a link)."""
+    kind = {"issue": "issues", "pull request": "pull"}
+    return _VLLM_REF.sub(lambda m: f"[{m.group(0)}](https://github.com/vllm-project/vllm/{kind[m.group(1)]}/{m.group(2)})",
+                         str(text))
+
+
 FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "int": integer, "sci": sci,
-           "error_decimals": error_decimals, "nobreak": nobreak}
+           "error_decimals": error_decimals, "nobreak": nobreak,
+           "link_vllm": link_vllm}

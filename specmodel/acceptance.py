@@ -29,7 +29,7 @@ RISING_DECAY = 0.65
 RISING_FIT_DATA = (
     ("vLLM pull request #24344, prompt lookup on code edits", "https://github.com/vllm-project/vllm/pull/24344",
      (0.81, 0.74, 0.70, 0.68, 0.66)),
-    ("a vLLM user's n-gram log", None, (0.543, 0.357, 0.264)),
+    ("a vLLM user's n-gram log, shared with this project (it has no public address)", None, (0.543, 0.357, 0.264)),
 )
 
 

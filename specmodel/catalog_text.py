@@ -1,12 +1,15 @@
 """``specmodel catalog``: every entry of the catalog as text, with its figures and its source."""
 from __future__ import annotations
 
+import textwrap
+
 from .catalog import Catalog
 from .extrapolation import CALIBRATED_GPU, CALIBRATED_TARGET
 
 
 def catalog_text(catalog: Catalog) -> str:
-    """GPUs, targets and the other models, drafters (with the targets each serves) and engines."""
+    """GPUs, targets and the other models, drafters (with the targets each serves), each drafter's
+    typical acceptance (evaluate's default α) and engines."""
     lines = ["GPUs (datasheet figures; dense bf16):"]
     for key, g in catalog.gpus.items():
         lines.append(f"  {key:<10} {g.label}: {g.peak_flops_per_s / 1e12:,.1f} TFLOP/s, "
@@ -28,9 +31,20 @@ def catalog_text(catalog: Catalog) -> str:
         heads = getattr(d, "heads", None)
         detail = ("; heads: " + ", ".join(f"{t} → {h.hf_id}" for t, h in heads.items())) if heads else ""
         lines.append(f"  {key:<14} {d.kind:<11} {d.label}: {', '.join(serves)}{detail}")
+    lines += ["", "Typical acceptance (the default α of evaluate and the page: each drafter on each target and task;",
+              "measured where published, carried from another target's drafter, or assumed):"]
+    for drafter, by_target in catalog.typical_acceptance.items():
+        for target, by_task in by_target.items():
+            for task, t in by_task.items():
+                source = t.source if t.source.startswith(t.basis) else f"{t.basis}: {t.source}"
+                lines.append(textwrap.fill(f"{drafter:<14} {target:<24} {task:<14} α {t.alpha:.4g} {t.acceptance:<8} "
+                                           f"{source}", width=120, initial_indent="  ",
+                                           subsequent_indent=" " * 18))
     lines += ["", f"Engines (calibrated on {CALIBRATED_TARGET} on one {CALIBRATED_GPU}; elsewhere extrapolated):"]
     for key, e in catalog.engines.items():
         lines.append(f"  {key}: {e.label} ({e.calibrated_on})")
         for name, value in e.constants.items():
-            lines.append(f"    {name:<34} {value:.6g}  {e.sources[name][:110]}")
+            # the whole source, wrapped under the value (found by a cold read: cut mid-word at 110)
+            lines.append(textwrap.fill(f"{name:<34} {value:.6g}  {e.sources[name]}", width=120, initial_indent="    ",
+                                       subsequent_indent=" " * 50))
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_
 from .calibration.validate import UNKNOWN_CONTEXT_RANGE, summary, validate
 from .catalog import Catalog, default_catalog, load_catalog
 from .catalog_text import catalog_text
+from .display import clip
 from .claims import SEED_TITLE, evaluate_claims
 from .costs import COST_MODELS
 from .errors import ModelInputError
@@ -325,15 +326,15 @@ def _validate(args, catalog: Catalog) -> str:
     for r in rows:
         m, p = r.measurement, r.point
         star = "*" if m.read_off_plot else " "
-        setting = f"{m['method'][:30]}, batch {m['batch']}"
+        setting = f"{clip(m['method'], 30)}, batch {m['batch']}"
         if r.reason:
-            lines.append(f"{m.id:>4}{star}{setting[:48]:<48} not modelled: {r.reason}")
+            lines.append(f"{m.id:>4}{star}{clip(setting, 48):<48} not modelled: {r.reason}")
             continue
         if r.context_tokens is None:
             lo, hi = UNKNOWN_CONTEXT_RANGE
             preds = " ".join(f"{_fmt(p.quantity, (v[0],))}–{_fmt(p.quantity, (v[1],))}".rjust(22)
                              for v in r.predicted.values())
-            lines.append(f"{m.id:>4}{star}{setting[:48]:<48} {_fmt(p.quantity, r.measured):>11} {preds}  "
+            lines.append(f"{m.id:>4}{star}{clip(setting, 48):<48} {_fmt(p.quantity, r.measured):>11} {preds}  "
                          f"context unknown: predicted over {lo:,}–{hi:,} tokens")
             continue
         cells = []
@@ -346,7 +347,7 @@ def _validate(args, catalog: Catalog) -> str:
             held = "ok" if r.within["calibrated"] else "MISS"
             kind, tol = p.tolerance
             held += f" (±{tol:g} pp)" if kind == "pp" else f" (±{tol:.0%})"
-        lines.append(f"{m.id:>4}{star}{setting[:48]:<48} {_fmt(p.quantity, r.measured):>11} {' '.join(cells)}  "
+        lines.append(f"{m.id:>4}{star}{clip(setting, 48):<48} {_fmt(p.quantity, r.measured):>11} {' '.join(cells)}  "
                      f"{held}  [{p.context_basis} context {r.context_tokens:,.0f}]")
     lines += ["", "Summary over held rows (count, median |error|, worst |error|):"]
     for name, per in summary(rows).items():

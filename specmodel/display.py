@@ -18,3 +18,9 @@ def decimals_beside_one(x: float, decimals: int, extra: int = BESIDE_ONE_EXTRA) 
         if float(f"{x:.{more}f}") != 1:
             return more
     return decimals
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters for a column, with "…" where it was cut (found by a cold
+    read: "draft model (chain) - time bre" read as a label)."""
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -201,3 +201,26 @@ def test_the_page_writes_what_the_command_line_prints_rounded_as_a_reader_rounds
         if f"{rounded:,}" != page_number:
             wrong.append(f"{label}: CLI {printed[label]}, page {page}")
     assert wrong == []
+
+
+def test_the_catalog_prints_the_typical_acceptance_evaluate_defaults_to_and_cuts_nothing():
+    """Found by a cold read: evaluate's --alpha help sent readers to `specmodel catalog`, which
+    printed no α; and the catalog and validate cut sources and labels mid-word ("time bre")."""
+    from specmodel import default_catalog
+    catalog = default_catalog()
+    out = run("catalog")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    for drafter, by_target in catalog.typical_acceptance.items():
+        for target, by_task in by_target.items():
+            t = by_task["chat"]
+            assert f"{drafter} {target} chat α {t.alpha:.4g} {t.acceptance}" in text, (drafter, target)
+    evaluated = json.loads(run("evaluate", "--drafter", "eagle3", "--json").stdout)
+    assert f"eagle3 qwen3-8b chat α {catalog.typical_acceptance['eagle3']['qwen3-8b']['chat'].alpha:.4g}" in text
+    assert evaluated["speedup"] > 1
+    for engine in catalog.engines.values():
+        for source in engine.sources.values():
+            assert " ".join(source.split()) in text, source  # whole, if wrapped
+    validate = run("validate").stdout
+    # a method cut to its column says so: "draft model (chain) - time b…, batch 1", never "time bre, batch 1"
+    assert "…, batch" in validate and not re.search(r"\b(?:bre|breakdo|CUDA gr), batch", validate), validate
