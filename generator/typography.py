@@ -13,7 +13,7 @@ from .formats import UNIT_SPACE
 
 # a symbol the essay sets equal to a number: γ = 4, α = 0.75, E[L] = 2.61 stays as it is (the
 # three here are the ones written beside a value in running text)
-_SYMBOL_VALUE = re.compile(r"(?<![\w`])([γαB]) = (?=[\d.])")
+_SYMBOL_VALUE = re.compile(r"(?<![\w`])([γαB]) ([=≈]) (?=[\d.])")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
@@ -47,4 +47,4 @@ def keep_together(markdown: str) -> str:
 
 
 def _join(text: str) -> str:
-    return _SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{UNIT_SPACE}={UNIT_SPACE}", text)
+    return _SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{UNIT_SPACE}{m.group(2)}{UNIT_SPACE}", text)

@@ -39,12 +39,12 @@ def catalog_text(catalog: Catalog) -> str:
                 source = t.source if t.source.startswith(t.basis) else f"{t.basis}: {t.source}"
                 lines.append(textwrap.fill(f"{drafter:<14} {target:<24} {task:<14} α {t.alpha:.4g} {t.acceptance:<8} "
                                            f"{source}", width=120, initial_indent="  ",
-                                           subsequent_indent=" " * 18))
+                                           subsequent_indent=" " * 18, break_on_hyphens=False))
     lines += ["", f"Engines (calibrated on {CALIBRATED_TARGET} on one {CALIBRATED_GPU}; elsewhere extrapolated):"]
     for key, e in catalog.engines.items():
         lines.append(f"  {key}: {e.label} ({e.calibrated_on})")
         for name, value in e.constants.items():
             # the whole source, wrapped under the value (found by a cold read: cut mid-word at 110)
             lines.append(textwrap.fill(f"{name:<34} {value:.6g}  {e.sources[name]}", width=120, initial_indent="    ",
-                                       subsequent_indent=" " * 50))
+                                       subsequent_indent=" " * 50, break_on_hyphens=False))
     return "\n".join(lines)

@@ -218,6 +218,7 @@ def test_the_catalog_prints_the_typical_acceptance_evaluate_defaults_to_and_cuts
     evaluated = json.loads(run("evaluate", "--drafter", "eagle3", "--json").stdout)
     assert f"eagle3 qwen3-8b chat α {catalog.typical_acceptance['eagle3']['qwen3-8b']['chat'].alpha:.4g}" in text
     assert evaluated["speedup"] > 1
+    assert "github.com/SpecDecode-Bench/simulator" in out.stdout  # an address is never broken at its hyphen
     for engine in catalog.engines.values():
         for source in engine.sources.values():
             assert " ".join(source.split()) in text, source  # whole, if wrapped

@@ -30,7 +30,10 @@ PER_POSITION = "per-position rates"
 MEAN_LENGTH = "mean acceptance length"
 # Above these residuals no shape describes the text well, and the answer says so: an RMS of 0.05
 # over per-position rates printed to 3 decimals, or 0.1 tokens of mean acceptance length.
-POOR_FIT = {PER_POSITION: 0.05, MEAN_LENGTH: 0.1}
+# V0_RATE: a V0 line whose draft acceptance rate is further than this from every shape's average at
+# the α that gives its length (found by a cold read: 0.900 against 0.438–0.648, priced unsaid).
+V0_RATE = "V0 draft acceptance rate"
+POOR_FIT = {PER_POSITION: 0.05, MEAN_LENGTH: 0.1, V0_RATE: 0.05}
 # A one-number fit further than this from the text's mean (printed to two decimals) says that
 # the α grid's step limits it.
 GRID_NOTE_RESIDUAL = 0.005
@@ -63,11 +66,19 @@ class AcceptanceFit:
     # basis MEAN_LENGTH with V0's draft acceptance rate: each shape's average conditional acceptance
     # at its own best α, by shape name (what chose the shape); else empty
     v0_rates: dict = field(default_factory=dict)
+    measured_v0_rate: float | None = None
+
+    @property
+    def v0_rate_gap(self) -> float | None:
+        """How far V0's rate is from the nearest shape's average (None: no V0 rate chose the shape)."""
+        return min(abs(r - self.measured_v0_rate) for r in self.v0_rates.values()) if self.v0_rates else None
 
     @property
     def poor(self) -> bool:
         """No shape describes the text well (residual above POOR_FIT for the basis; from one
         number, only where no α reaches it)."""
+        if self.v0_rates and self.v0_rate_gap > POOR_FIT[V0_RATE]:
+            return True
         return self.residual > POOR_FIT[self.basis] and (self.basis == PER_POSITION or self.out_of_range)
 
     @property
@@ -122,7 +133,7 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
         # a shape that reaches the length first; among them the rate nearest V0's (ties: the earlier)
         shape = min(shapes, key=lambda s: (beyond[s], abs(rates[s] - rate) if rates else 0.0))
         return _fit(shape, best_alphas[shape], gamma, residuals[shape], residuals, best_alphas, MEAN_LENGTH,
-                    beyond[shape], rates)
+                    beyond[shape], rates, rate if rates else None)
     missing = " ".join(reading.notes[-1:]) or "The text gives no mean acceptance length."
     # the note's sentence goes on after a colon: lower case (the page's fit.js does the same)
     missing = missing[0].lower() + missing[1:]
@@ -130,7 +141,7 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
 
 
 def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, alphas: dict, basis: str,
-         out_of_range: bool = False, v0_rates: dict | None = None) -> AcceptanceFit:
+         out_of_range: bool = False, v0_rates: dict | None = None, measured_v0_rate: float | None = None) -> AcceptanceFit:
     per_pos = per_position_acceptance(gamma, alpha, shape, gamma)
     return AcceptanceFit(shape, alpha, gamma, residual, residuals, alphas, basis, tuple(float(p) for p in per_pos),
-                         float(1 + per_pos.sum()), out_of_range, dict(v0_rates or {}))
+                         float(1 + per_pos.sum()), out_of_range, dict(v0_rates or {}), measured_v0_rate)

@@ -282,7 +282,7 @@ def _mean_disagrees(gaps: list[float], lines: int, k: int, uneven: bool, printed
     return text + " The fit uses the per-position rates, not either mean."
 
 
-def _three_means(x: dict, k: int, no_bonus: bool) -> str | None:
+def _three_means(x: dict, k: int, no_bonus: bool, counts_said: bool = False) -> str | None:
     """One line's printed mean (+ 1 where it leaves out the bonus token), 1 + the sum of its rates
     and its counts' mean, where they disagree by more than the printing rounds (two decimals for
     the mean, three for each rate): one sentence naming the three, else None."""
@@ -298,6 +298,10 @@ def _three_means(x: dict, k: int, no_bonus: bool) -> str | None:
         # two means, not three: the note on the printed mean against the counts says it (found by a
         # cold read: 2.10 against 2.65 said twice)
         return None
+    if counts_said:
+        # the note before compares the printed mean with the counts: only the rates' sum is news
+        # (found by a cold read: 3.61 against 3.68 said twice)
+        return f"1 + the sum of the per-position rates gives {summed:.2f}, apart from both by more than rounding."
     return (f"The line's three means disagree by more than rounding: the printed mean acceptance length"
             f"{' + 1 (the bonus token)' if no_bonus else ''} gives {printed:.2f}, 1 + the sum of the per-position rates "
             f"{summed:.2f}, and the token counts (1 + accepted / (drafted / {k})) {counted:.2f}.")
@@ -411,7 +415,7 @@ def _pool_v1(lines: list[dict]) -> Reading:
                                      else "accepted / (the printed mean acceptance length − 1)")
             derived["mean_acceptance_length"] = f"the printed {used[0]['mean']:.2f} + 1 for the bonus token" \
                 if no_bonus else None
-    three = _three_means(used[0], k, no_bonus) if len(used) == 1 else None
+    three = _three_means(used[0], k, no_bonus, bool(gaps)) if len(used) == 1 else None
     if three:
         notes.append(three)
     derived = {key: how for key, how in derived.items() if how}
@@ -486,13 +490,20 @@ def _read_v0(lines: list[dict]) -> Reading:
                        notes=tuple(notes + ["The line counts no draft tokens: nothing was speculated yet."]))
     drafts = drafted / k
     mean = emitted / drafts
+    rate = last["rate"]
+    if last["accepted"] is not None and rate is not None and abs(rate - last["accepted"] / drafted) > 0.0005:
+        # V0's rate is accepted / draft tokens: the counts are exact (found by a cold read: 0.612
+        # printed beside counts giving 0.510, read unsaid)
+        notes.append(f"The line prints a draft acceptance rate of {rate:.3f}, but its token counts give "
+                     f"{last['accepted'] / drafted:.3f} (accepted / draft tokens); the counts are read.")
+        rate = last["accepted"] / drafted
     notes.append("V0 prints no per-position rates: the shape of acceptance is told from its draft acceptance rate "
                  "(see the fit).")
     notes.append("V0's draft acceptance rate counts every draft token that passes its test, even after an earlier "
                  "rejection: an estimate of α averaged over positions, not the share of drafts accepted.")
     return Reading("vLLM V0 log", len(lines), gamma=k, num_drafts=drafts, num_draft_tokens=drafted,
                    num_accepted_tokens=emitted - drafts, mean_acceptance_length=mean,
-                   v0_draft_acceptance_rate=last["rate"], notes=tuple(notes),
+                   v0_draft_acceptance_rate=rate, notes=tuple(notes),
                    derived={"num_drafts": "draft tokens / γ", "num_accepted_tokens": "emitted tokens − drafts",
                             "mean_acceptance_length": "emitted tokens / drafts"})
 
@@ -734,8 +745,8 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     per_pos = tuple(v / drafts for _, v in positions) if positions else None
     gamma = len(positions) if positions else (math.floor(drafted / drafts + 0.5) if drafted else None)
     if not positions:
-        notes.append("No per-position counters (vLLM before 0.8.5, or llama.cpp before its first finished "
-                     "speculative request), so the shape of acceptance cannot be told.")
+        why = "vLLM before 0.8.5" if prefix == "vllm" else "llama.cpp before its first finished speculative request"
+        notes.append(f"No per-position counters ({why}), so the shape of acceptance cannot be told.")
     mean = 1 + accepted / drafts if accepted is not None else None
     return Reading(source, len(scrapes), gamma=gamma, num_drafts=drafts, num_draft_tokens=drafted,
                    num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
@@ -754,8 +765,8 @@ _ENGINE = re.compile(r"Engine ([0-9]+):")
 # Why the load priced is one engine's (found by a cold read: two engines' 32 running requests each
 # priced as a batch of 64 on one GPU). vLLM's "Engine 000", "Engine 001" (the engine label of its
 # metrics) are data-parallel engines, each with its own GPUs and its own batch.
-DATA_PARALLEL = ("vLLM's data-parallel engines each run their own batch on their own GPUs, so the answer prices one "
-                 "engine's load.")
+DATA_PARALLEL = ("vLLM's data-parallel engines each run their own batch on their own GPUs: one engine's load is the "
+                 "batch to price.")
 
 
 def _engine_running(lines: list[str]) -> tuple[float, str] | None:
@@ -790,6 +801,11 @@ def _engine_running(lines: list[str]) -> tuple[float, str] | None:
                 f"({busy} lines) averaged over {len(by_engine)} engines. {DATA_PARALLEL}")
     if idle and by_engine:
         note += f" {idle} line{'s' if idle != 1 else ''} with Running: 0 reqs (idle, nothing drafted) left out."
+    medians = [statistics.median(v) for v in by_engine.values()]
+    if len(medians) > 1 and max(medians) > SPREAD_RATIO * min(medians):
+        # found by a cold read: engines at 4.5 and 122 priced as one engine at 63.25
+        note += (f" The engines' loads differ ({', '.join(_shown(float(m)) for m in medians)}): their average is "
+                 "no engine's load; price each engine's on its own.")
     # a load that changed a lot over the text: one γ for its median fits neither end (found by a
     # cold read: 3 and 90 running requests read as "46.5" and priced at 64)
     lo, hi = max(((min(v), max(v)) for v in by_engine.values()), key=lambda r: r[1] / r[0], default=(1, 1))

@@ -9,7 +9,7 @@ from ..extrapolation import extrapolation_note
 from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
-from .fit import AcceptanceFit, PER_POSITION
+from .fit import POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION
 from .parse import Reading, _shown
 
 
@@ -127,6 +127,10 @@ def fit_line(fit: AcceptanceFit, reading: Reading) -> str:
 
 def _fit_note(fit: AcceptanceFit) -> str:
     """What limits the fit, as the page's fit paragraph says it (views/metrics.js fitLimit)."""
+    if fit.v0_rates and fit.poor and fit.v0_rate_gap > POOR_FIT[V0_RATE]:
+        nearest = min(fit.v0_rates.values(), key=lambda r: abs(r - fit.measured_v0_rate))
+        return (f"\n  note: no acceptance shape gives both this mean acceptance length and V0's draft acceptance rate "
+                f"({fit.measured_v0_rate:.3f} against {nearest:.3f} at best): the advice is only as good as this fit")
     if fit.grid_limited:
         # (that one number cannot tell the shapes apart, the fit line has said already)
         return f"\n  note: α = {fit.alpha:.4g} is the closest α on the grid: its step limits the match"

@@ -3,8 +3,11 @@
 // manifest's acceptance_table (generator/acceptance_table.py), never computed here; only the
 // residuals against the reader's numbers are.
 
+import { fixed } from "../core/format.js";
+
 export const PER_POSITION = "per-position rates";
 export const MEAN_LENGTH = "mean acceptance length";
+export const V0_RATE = "V0 draft acceptance rate"; // fit.py: the poor_fit key for a V0 line's rate
 
 export class FitError extends Error {}
 
@@ -16,6 +19,15 @@ export const GRID_NOTE_RESIDUAL = 0.005;
 // one-number fit's residual is the grid's step unless no α reaches the text's mean (found once:
 // "No acceptance shape describes these numbers well" for a V0 line 0.076 from α = 0.90).
 export function fitLimit(fit, poorFit, alphaText) {
+  const rates = Object.values(fit.v0_rates ?? {});
+  if (rates.length) {
+    // fit.py V0_RATE: no shape gives both the length and V0's rate
+    const nearest = rates.reduce((a, b) => (Math.abs(b - fit.measured_v0_rate) < Math.abs(a - fit.measured_v0_rate) ? b : a));
+    if (Math.abs(nearest - fit.measured_v0_rate) > poorFit[V0_RATE]) {
+      return `no acceptance shape gives both this mean acceptance length and V0's draft acceptance rate ` +
+        `(${fixed(fit.measured_v0_rate, 3)} against ${fixed(nearest, 3)} at best): the answer is only as good as this fit`;
+    }
+  }
   if (fit.basis === MEAN_LENGTH) {
     if (!fit.out_of_range) {
       return fit.residual > GRID_NOTE_RESIDUAL
@@ -99,7 +111,7 @@ export function fitOnGrid(reading, table) {
     for (const s of shapes.slice(1)) if (worse(shape, s)) shape = s;
     const fitted = result(table, shape, index[shape], gamma, residuals[shape], residuals, alphas, MEAN_LENGTH, reading, top,
       gamma < reading.gamma ? null : reading.mean_acceptance_length);
-    return { ...fitted, out_of_range: beyond[shape], v0_rates: rates };
+    return { ...fitted, out_of_range: beyond[shape], v0_rates: rates, measured_v0_rate: shapes.length > 1 ? rate : null };
   }
   const note = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
   // the note's sentence goes on after a colon: lower case (fit.py)
@@ -123,5 +135,6 @@ function result(table, shape, i, gamma, residual, residuals, alphas, basis, read
     truncated: (reading.gamma ?? gamma) > top ? reading.gamma : null,
     out_of_range: false,
     v0_rates: {},
+    measured_v0_rate: null,
   };
 }

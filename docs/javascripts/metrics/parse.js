@@ -141,8 +141,8 @@ function mostCommon(values) {
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 // Why the load priced is one engine's (parse.py DATA_PARALLEL).
-const DATA_PARALLEL = "vLLM's data-parallel engines each run their own batch on their own GPUs, so the answer prices one " +
-  "engine's load.";
+const DATA_PARALLEL = "vLLM's data-parallel engines each run their own batch on their own GPUs: one engine's load is the " +
+  "batch to price.";
 
 const plural = (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 
@@ -254,7 +254,7 @@ function meanDisagrees(gaps, lines, k, uneven, printed, noBonus, counted) {
 // One line's printed mean (+ 1 where it leaves out the bonus token), 1 + the sum of its rates and
 // its counts' mean, where they disagree by more than the printing rounds (two decimals for the
 // mean, three for each rate): one sentence naming the three, else null (parse.py's _three_means).
-function threeMeans(x, k, noBonus) {
+function threeMeans(x, k, noBonus, countsSaid = false) {
   if (x.mean === null || x.accepted === null || !x.drafted) return null;
   const printed = x.mean + (noBonus ? 1 : 0);
   const summed = 1 + sum(x.per_pos.map((p) => (Number.isNaN(p) ? 0 : p)));
@@ -263,6 +263,8 @@ function threeMeans(x, k, noBonus) {
   if (Math.max(printed, summed, counted) - Math.min(printed, summed, counted) <= rounding) return null;
   // two means, not three: the note on the printed mean against the counts says it (parse.py)
   if (Math.abs(printed - summed) <= rounding) return null;
+  // the note before compares the printed mean with the counts: only the rates' sum is news (parse.py)
+  if (countsSaid) return `1 + the sum of the per-position rates gives ${fixed(summed, 2)}, apart from both by more than rounding.`;
   return "The line's three means disagree by more than rounding: the printed mean acceptance length" +
     `${noBonus ? " + 1 (the bonus token)" : ""} gives ${fixed(printed, 2)}, 1 + the sum of the per-position rates ` +
     `${fixed(summed, 2)}, and the token counts (1 + accepted / (drafted / ${k})) ${fixed(counted, 2)}.`;
@@ -362,7 +364,7 @@ function poolV1(lines) {
       else delete derived.mean_acceptance_length;
     }
   }
-  const three = used.length === 1 ? threeMeans(used[0], k, noBonus) : null;
+  const three = used.length === 1 ? threeMeans(used[0], k, noBonus, gaps.length > 0) : null;
   if (three) notes.push(three);
   // Lines without token counts were weighted as one draft each: counts made up for them are not shown.
   const counted = used.every((x) => x.accepted !== null && x.drafted !== null);
@@ -444,6 +446,13 @@ function readV0(lines) {
     return reading("vLLM V0 log", lines.length, { gamma: k, v0_draft_acceptance_rate: last.rate, notes });
   }
   const drafts = drafted / k;
+  let rate = last.rate;
+  if (last.accepted !== null && rate !== null && Math.abs(rate - last.accepted / drafted) > 0.0005) {
+    // V0's rate is accepted / draft tokens: the counts are exact (parse.py _read_v0)
+    notes.push(`The line prints a draft acceptance rate of ${fixed(rate, 3)}, but its token counts give ` +
+      `${fixed(last.accepted / drafted, 3)} (accepted / draft tokens); the counts are read.`);
+    rate = last.accepted / drafted;
+  }
   notes.push("V0 prints no per-position rates: the shape of acceptance is told from its draft acceptance rate (see the fit).");
   notes.push(
     "V0's draft acceptance rate counts every draft token that passes its test, even after an earlier " +
@@ -455,7 +464,7 @@ function readV0(lines) {
     num_draft_tokens: drafted,
     num_accepted_tokens: emitted - drafts,
     mean_acceptance_length: emitted / drafts,
-    v0_draft_acceptance_rate: last.rate,
+    v0_draft_acceptance_rate: rate,
     notes,
     derived: { num_drafts: "draft tokens / γ", num_accepted_tokens: "emitted tokens − drafts", mean_acceptance_length: "emitted tokens / drafts" },
   });
@@ -722,10 +731,8 @@ function readPrometheus(lines) {
   // how the counters were read, said where they were (parse.py)
   notes.push(window);
   if (!positions.length) {
-    notes.push(
-      "No per-position counters (vLLM before 0.8.5, or llama.cpp before its first finished speculative request), " +
-        "so the shape of acceptance cannot be told.",
-    );
+    const why = prefix === "vllm" ? "vLLM before 0.8.5" : "llama.cpp before its first finished speculative request";
+    notes.push(`No per-position counters (${why}), so the shape of acceptance cannot be told.`);
   }
   return reading(source, all.length, {
     gamma: positions.length ? positions.length : drafted ? Math.round(drafted / drafts) : null,
@@ -792,6 +799,11 @@ function engineRunning(lines) {
       `(${busy} lines) averaged over ${byEngine.size} engines. ${DATA_PARALLEL}`;
   }
   if (idle && byEngine.size) note += ` ${idle} line${idle !== 1 ? "s" : ""} with Running: 0 reqs (idle, nothing drafted) left out.`;
+  const medians = [...byEngine.values()].map(median);
+  if (medians.length > 1 && Math.max(...medians) > SPREAD_RATIO * Math.min(...medians)) {
+    // engines at very different loads: their average is no engine's (parse.py)
+    note += ` The engines' loads differ (${medians.map(shown).join(", ")}): their average is no engine's load; price each engine's on its own.`;
+  }
   // a load that changed a lot over the text: one γ for its median fits neither end (parse.py)
   let lo = 1, hi = 1;
   for (const v of byEngine.values()) {

@@ -5,7 +5,7 @@
 import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
 import { availableValues, sameState, snap } from "../core/url-state.js";
-import { FitError, PER_POSITION, fitLimit, fitOnGrid } from "../metrics/fit.js";
+import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid } from "../metrics/fit.js";
 import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
 import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
@@ -139,6 +139,12 @@ function flagObject(flag) {
   return JSON.parse(flag.slice(flag.indexOf("'") + 1, flag.lastIndexOf("'")));
 }
 
+// Whether the fit's shape was assumed: one length without V0's rate, or one position (every shape
+// starts at α); report.py's fit line says "assumed falling" / "the three shapes are one".
+function assumedShape(fit) {
+  return (fit.basis === MEAN_LENGTH && !Object.keys(fit.v0_rates).length) || (fit.basis === PER_POSITION && fit.gamma === 1);
+}
+
 export function mountMetrics(root, manifest, { apply, current }) {
   const form = root.querySelector("[data-metrics-form]");
   const textarea = form.querySelector("textarea");
@@ -217,7 +223,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       // every shape's own best α: the answer may use another shape than the best (adjust)
       const alpha = shape in fit.alphas ? fit.alphas[shape] : shape === fit.shape ? fit.alpha : null;
       // a V0 line's shape is the one nearest its rate, not the smallest residual
-      const chosen = Object.keys(fit.v0_rates).length ? " (nearest V0's rate)" : " (best)";
+      const chosen = assumedShape(fit) ? " (assumed)" : Object.keys(fit.v0_rates).length ? " (nearest V0's rate)" : " (best)";
       tr.append(el("td", labels[shape] + (shape === fit.shape ? chosen : "")), el("td", alpha === null ? "–" : fixed(alpha, 2)), el("td", fixed(r, 3)));
       return tr;
     }));
@@ -304,7 +310,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
   // What was read and the best fit, without the answer: true whatever the settings shown.
   function readStatus() {
     const { reading, fit } = fitted;
-    return `${readSummary(reading, fit)} Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}, α = ${fixed(fit.alpha, 2)} on the simulation's grid`;
+    // a shape the numbers cannot tell is assumed, not fitted (found by a cold read: "Best fit:
+    // acceptance falling" beside "the three shapes are one")
+    const what = assumedShape(fit) ? `Fit: acceptance ${manifest.labels.acceptance[fit.shape]} (assumed)` : `Best fit: acceptance ${manifest.labels.acceptance[fit.shape]}`;
+    return `${readSummary(reading, fit)} ${what}, α = ${fixed(fit.alpha, 2)} on the simulation's grid`;
   }
 
   // Which fit the predictions use, and its mean acceptance length: the fitted shape's, which
