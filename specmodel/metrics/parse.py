@@ -344,6 +344,20 @@ def gamma_changed(lengths: list[int], k: int, unit: str) -> str | None:
             f"and leaves out {others}; paste {unit}s of one γ to fit another.")
 
 
+def _one_gamma(with_pos: list[dict], records: int, unit: str, missing: str) -> tuple[int, list[dict], list[str]]:
+    """The γ the fit reads from ``with_pos`` (the records with per-position rates, of ``records``):
+    the most common number of positions, the first on a tie; the records at it; and the notes on
+    what was left out (``missing``: why a record has no rates) and on a γ that changed."""
+    k = Counter(len(x["per_pos"]) for x in with_pos).most_common(1)[0][0]
+    notes = []
+    if len(with_pos) < records:
+        notes.append(f"{records - len(with_pos)} of {_plural(records, unit)} were left out: they have {missing}.")
+    changed = gamma_changed([len(x["per_pos"]) for x in with_pos], k, unit)
+    if changed:
+        notes.append(changed)
+    return k, [x for x in with_pos if len(x["per_pos"]) == k], notes
+
+
 def _pool_v1(lines: list[dict]) -> Reading:
     notes: list[str] = []
     with_pos = [x for x in lines if x["per_pos"]]
@@ -362,14 +376,8 @@ def _pool_v1(lines: list[dict]) -> Reading:
                      "vLLM 0.8.5 or later, or the Prometheus counters.")
         return Reading("vLLM V1 log", len(lines), num_draft_tokens=drafted or None, num_accepted_tokens=accepted,
                        mean_acceptance_length=means[-1] if means else None, notes=tuple(notes))
-    k = Counter(len(x["per_pos"]) for x in with_pos).most_common(1)[0][0]
-    used = [x for x in with_pos if len(x["per_pos"]) == k]
-    if len(with_pos) < len(lines):
-        notes.append(f"{len(lines) - len(with_pos)} of {len(lines)} lines were left out: they have no per-position "
-                     "rates.")
-    changed = gamma_changed([len(x["per_pos"]) for x in with_pos], k, "line")
-    if changed:
-        notes.append(changed)
+    k, used, left_out = _one_gamma(with_pos, len(lines), "line", "no per-position rates")
+    notes += left_out
     no_bonus = False
     drafts_total = accepted_total = drafted_total = 0.0
     weighted = [0.0] * k
@@ -468,6 +476,13 @@ def _check_v0(x: dict) -> None:
         raise ImpossibleMetricsError("Number of emitted tokens", f"{_shown(emitted)} in {_shown(drafts)} drafts is a "
                                      f"mean acceptance length outside 1 to γ + 1 = {_shown(k + 1)}",
                                      f"{_shown(drafts)} to {_shown(drafts * (k + 1))}")
+    # every token of an accepted prefix passed its test, which V0 counts (found by a cold read:
+    # 1,200 accepted tokens beside 2,000 in accepted prefixes, read unsaid)
+    if x["accepted"] is not None and emitted is not None and x["accepted"] < emitted - drafts:
+        raise ImpossibleMetricsError("Number of accepted tokens", f"{_shown(x['accepted'])}, fewer than the "
+                                     f"{_shown(emitted - drafts)} tokens of the accepted prefixes (emitted − drafts)",
+                                     f"{_shown(emitted - drafts)} to {_shown(drafted)} (every token of an accepted "
+                                     "prefix passed its test)")
 
 
 def _read_v0(lines: list[dict]) -> Reading:
@@ -548,14 +563,8 @@ def _read_llama(lines: list[str]) -> Reading:
         # what the fit reads is what the counts and the mean are of: the requests at one γ, with
         # their rates (found by a cold read: rates of the γ = 4 request beside counts and a mean
         # pooled with the γ = 3 request left out)
-        gamma = Counter(len(r["per_pos"]) for r in with_pos).most_common(1)[0][0]
-        used = [r for r in with_pos if len(r["per_pos"]) == gamma]
-        if len(with_pos) < len(requests):
-            notes.append(f"{records - len(with_pos)} of {_plural(records, 'request')} were left out: they "
-                         "have no 'acc per pos' line or no mean len.")
-        changed = gamma_changed([len(r["per_pos"]) for r in with_pos], gamma, "request")
-        if changed:
-            notes.append(changed)
+        gamma, used, left_out = _one_gamma(with_pos, records, "request", "no 'acc per pos' line or no mean len")
+        notes += left_out
         requests = with_mean = used
         accepted = sum(r["accepted"] for r in used)
         drafted = sum(r["drafted"] for r in used)

@@ -423,6 +423,12 @@ function checkV0(x) {
       `${shown(emitted)} in ${shown(drafts)} drafts is a mean acceptance length outside 1 to γ + 1 = ${shown(k + 1)}`,
       `${shown(drafts)} to ${shown(drafts * (k + 1))}`);
   }
+  // every token of an accepted prefix passed its test, which V0 counts (parse.py _check_v0)
+  if (x.accepted !== null && emitted !== null && x.accepted < emitted - drafts) {
+    throw new ImpossibleMetricsError("Number of accepted tokens",
+      `${shown(x.accepted)}, fewer than the ${shown(emitted - drafts)} tokens of the accepted prefixes (emitted − drafts)`,
+      `${shown(emitted - drafts)} to ${shown(drafted)} (every token of an accepted prefix passed its test)`);
+  }
 }
 
 function readV0(lines) {
