@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import re
 
-from .formats import FORMATS, UNIT_SPACE, format_value
+from .formats import FORMATS, format_value
+from .typography import nobreak
 
 
 class Quantity(float):
@@ -63,17 +64,6 @@ def error_decimals(error) -> int:
     if not (math.isfinite(error) and error > 0):
         raise ValueError(f"error_decimals: the error must be a positive finite number, got {error!r}")
     return max(0, 1 - math.floor(math.log10(error)))
-
-
-# Unit symbols a line of prose must not separate from their number (a word such as "tokens" may wrap).
-UNIT_SYMBOLS = ("GB", "GiB", "MB", "kB", "ms", "µs", "TB/s", "GB/s", "TFLOP", "TFLOP/s", "PFLOP/s", "W")
-_SPLIT_AMOUNT = re.compile(r"(\d) (" + "|".join(re.escape(u) for u in UNIT_SYMBOLS) + r")(?![\w/])")
-
-
-def nobreak(text) -> str:
-    """``text`` (a name such as "A100 SXM 80 GB") with a no-break space between each number and its
-    unit symbol, as the number filters write amounts: the prose never ends a line on "80"."""
-    return _SPLIT_AMOUNT.sub("\\1" + UNIT_SPACE + "\\2", str(text))
 
 
 _VLLM_REF = re.compile(r"vLLM (issue|pull request) #(\d+)")

@@ -3,7 +3,8 @@
 A reader at 375 px saw "γ =" end one line and "17" begin the next (cold read 18). The number
 filters already write a no-break space before a unit (formats.UNIT_SPACE); this joins a symbol,
 its "=" and its value ("γ = 4", "α = 0.75") the same way, in the prose only: code blocks and
-inline code keep the text a reader copies.
+inline code keep the text a reader copies. ``nobreak`` (a template filter) does the same for the
+amounts inside names and sources ("A100 SXM 80 GB").
 """
 from __future__ import annotations
 
@@ -14,6 +15,17 @@ from .formats import UNIT_SPACE
 # a symbol the essay sets equal to a number: γ = 4, α = 0.75, E[L] = 2.61 stays as it is (the
 # three here are the ones written beside a value in running text)
 _SYMBOL_VALUE = re.compile(r"(?<![\w`])([γαB]) ([=≈]) (?=[\d.])")
+# Unit symbols a line of prose must not separate from their number (a word such as "tokens" may wrap).
+UNIT_SYMBOLS = ("GB", "GiB", "MB", "kB", "ms", "µs", "TB/s", "GB/s", "TFLOP", "TFLOP/s", "PFLOP/s", "W")
+_SPLIT_AMOUNT = re.compile(r"(\d) (" + "|".join(re.escape(u) for u in UNIT_SYMBOLS) + r")(?![\w/])")
+
+
+def nobreak(text) -> str:
+    """``text`` (a name such as "A100 SXM 80 GB") with a no-break space between each number and its
+    unit symbol, as the number filters write amounts: the prose never ends a line on "80"."""
+    return _SPLIT_AMOUNT.sub("\\1" + UNIT_SPACE + "\\2", str(text))
+
+
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
