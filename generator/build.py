@@ -101,6 +101,7 @@ def simulation_values(site: SiteModel) -> dict:
         "token_row": token_row_html(site.value("token_row", state)),
         "token_legend": token_legend_html(),
         "gpu_memory_bytes": site.value("gpu_memory_bytes", state),
+        "gpus": site.catalog.gpu_group(state["gpu"], state["tp"]).label,
     }
 
 

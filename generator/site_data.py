@@ -98,8 +98,10 @@ def manifest(site: SiteModel) -> dict:
         "labels": site.labels,
         "colours": {"drafter": {k: d.colour for k, d in catalog.drafters.items()}},
         "configuration": {"output_tokens": base.output_tokens, "engine": catalog.engines[base.engine].label},
-        # each configuration the site offers, and the state values its data hold
-        "configurations": [{"gpu": c.gpu, "target": c.target, "tp": c.tp, "axes": c.restricted()}
+        # each configuration the site offers, the state values its data hold, and its GPUs as the
+        # command line names them ("2 × H200 SXM": hardware.GPU.group's label)
+        "configurations": [{"gpu": c.gpu, "target": c.target, "tp": c.tp, "axes": c.restricted(),
+                            "gpus": catalog.gpu_group(c.gpu, c.tp).label}
                            for c in configurations(catalog)],
         "contract": manifest_contract(),
         "formats": FORMATS,

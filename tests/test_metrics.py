@@ -47,6 +47,9 @@ def test_each_format_reads_as_worked_out_by_hand(name):
             assert (got is None) == (want[key] is None), key
             if want[key] is not None:
                 assert got == pytest.approx(want[key], abs=1e-6), key
+    if "printed_mean_acceptance_length" in want:
+        # digit for digit: a cold read found "as printed 2.6" for a line printing 2.60
+        assert r.printed_mean_acceptance_length == want["printed_mean_acceptance_length"]
     if want["per_position_acceptance"] is None:
         assert r.per_position_acceptance is None
     else:

@@ -118,6 +118,12 @@ def _log_value(label: str, line: str, field: str, allowed: str) -> float | None:
     return float(m.group(1))
 
 
+def _log_text(label: str, line: str) -> str | None:
+    """The number after ``label`` as the line writes it (read by _log_value first)."""
+    m = re.search(label + r"\s*([^,\s]*)", line)
+    return m.group(1) if m else None
+
+
 _TOKENS = "a whole number of tokens, 0 or more"
 
 
@@ -170,8 +176,9 @@ class Reading:
     "Number of speculative tokens", or drafted tokens per draft). ``per_position_acceptance`` are
     vLLM's unconditional per-position rates, position 1 first. ``notes`` say what was assumed
     and what is missing, one sentence each. ``printed_mean_acceptance_length``: the mean one vLLM
-    V1 line prints, as it prints it (without the bonus token where the line leaves it out), so that
-    what the text says is shown beside what was made of it. ``derived``: how each count or mean the
+    V1 line prints, as text, digit for digit (without the bonus token where the line leaves it out),
+    so that what the text says is shown beside what was made of it (a cold read found "2.6" shown
+    for a line printing "2.60"). ``derived``: how each count or mean the
     text does not print was worked out, by field name (found once: "drafts 617" and "mean acceptance
     length 3.610" shown as the text's, for a line printing neither).
     """
@@ -187,7 +194,7 @@ class Reading:
     running_requests: float | None = None
     v0_draft_acceptance_rate: float | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
-    printed_mean_acceptance_length: float | None = None
+    printed_mean_acceptance_length: str | None = None
     derived: dict = field(default_factory=dict)
 
     @property
@@ -217,6 +224,7 @@ def _v1_line(line: str) -> dict | None:
     per_pos = re.search(r"Per-position acceptance rate:(.*)", line)
     x = {
         "mean": _log_value(r"Mean acceptance length:", line, "Mean acceptance length", "a number from 1 to γ + 1"),
+        "mean_text": _log_text(r"Mean acceptance length:", line),
         "accepted": _log_value(r"Accepted:", line, "Accepted", _TOKENS),
         "drafted": _log_value(r"Drafted:", line, "Drafted", _TOKENS),
         "per_pos": (_rate_list(per_pos.group(1), "Per-position acceptance rate", True, falling=True) if per_pos
@@ -307,10 +315,11 @@ def _three_means(x: dict, k: int, no_bonus: bool, counts_said: bool = False) -> 
             f"{summed:.2f}, and the token counts (1 + accepted / (drafted / {k})) {counted:.2f}.")
 
 
-def _printed_mean(used: list[dict]) -> float | None:
-    """The mean acceptance length one line prints (None for several lines, or none printed)."""
+def _printed_mean(used: list[dict]) -> str | None:
+    """The mean acceptance length one line prints, as it prints it (None for several lines, or none
+    printed)."""
     mean = used[0]["mean"] if len(used) == 1 else None
-    return None if mean is None or math.isnan(mean) else mean
+    return None if mean is None or math.isnan(mean) else used[0]["mean_text"]
 
 
 # What a 'SpecDecoding metrics:' line prints in one vLLM version or another (0.8.3 on).

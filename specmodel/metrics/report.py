@@ -82,7 +82,7 @@ def mean_parts(reading: Reading) -> list[str]:
     parts = []
     printed = reading.printed_mean_acceptance_length
     if printed is not None:
-        parts.append(f"mean acceptance length as printed {_shown(printed)}")
+        parts.append(f"mean acceptance length as printed {printed}")
     if reading.mean_acceptance_length is not None and (printed is None or reading.derived.get("mean_acceptance_length")):
         parts.append(f"mean acceptance length{_derived(reading, 'mean_acceptance_length')} "
                      f"{reading.mean_acceptance_length:.3f}")

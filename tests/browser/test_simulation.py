@@ -699,6 +699,28 @@ def test_memory_warning_counts_the_gpus_of_the_configuration(page, page_log):
         assert ("GPUs" in text) == (tp > 1), text
 
 
+def test_the_bar_names_the_gpus_as_the_command_line_does(page, page_log):
+    """Found by a cold read: on two H200s the bar said "Llama-3.3-70B-Instruct on H200 SXM" (the
+    ×2 left out) and the paste box "H200 SXM ×2", where `specmodel fit-metrics` says "on 2 × H200
+    SXM" (report.advice_text: the catalog's GPU group label)."""
+    from specmodel import default_catalog
+    catalog = default_catalog()
+    m = manifest()
+    multi = [c for c in m["configurations"] if c["tp"] > 1]
+    assert multi
+    for config in multi:
+        state = {**m["defaults"], "gpu": config["gpu"], "target": config["target"], "tp": config["tp"]}
+        drafters = config["axes"].get("drafter", m["axes"]["drafter"])
+        state["drafter"] = state["drafter"] if state["drafter"] in drafters else drafters[0]
+        query = query_of(state)
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        gpus = catalog.gpu_group(config["gpu"], config["tp"]).label
+        assert gpus.startswith(f"{config['tp']} × "), gpus
+        bar = " ".join(page.locator("#simulation .spec-bar__state").text_content().split())
+        assert bar.startswith(f"{catalog.targets[config['target']].label} on {gpus} · "), (bar, gpus)
+
+
 STATE_CASES = [
     # (query, expected changes from the defaults, number of notes)
     ("", {}, 0),

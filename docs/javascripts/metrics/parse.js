@@ -84,6 +84,12 @@ function logValue(label, line, field, allowed) {
   return number(m[1]);
 }
 
+// The number after `label` as the line writes it (read by logValue first; parse.py's _log_text).
+function logText(label, line) {
+  const m = new RegExp(`${label}\\s*([^,\\s]*)`).exec(line);
+  return m ? m[1] : null;
+}
+
 const TOKENS = "a whole number of tokens, 0 or more";
 
 function checkCount(field, x, allowed = TOKENS) {
@@ -172,7 +178,7 @@ function reading(source, records, fields = {}) {
     running_requests: null,
     v0_draft_acceptance_rate: null,
     notes: [],
-    // parse.py's Reading: the mean one V1 line prints, as printed; how each value the text does not
+    // parse.py's Reading: the mean one V1 line prints, as text, digit for digit; how each value the text does not
     // print was worked out, by field
     printed_mean_acceptance_length: null,
     derived: {},
@@ -189,6 +195,7 @@ function v1Line(line) {
   const perPos = /Per-position acceptance rate:(.*)/.exec(line);
   const x = {
     mean: logValue("Mean acceptance length:", line, "Mean acceptance length", "a number from 1 to γ + 1"),
+    meanText: logText("Mean acceptance length:", line),
     accepted: logValue("Accepted:", line, "Accepted", TOKENS),
     drafted: logValue("Drafted:", line, "Drafted", TOKENS),
     per_pos: perPos ? rateList(perPos[1], "Per-position acceptance rate", true, true) : null,
@@ -270,10 +277,10 @@ function threeMeans(x, k, noBonus, countsSaid = false) {
     `${fixed(summed, 2)}, and the token counts (1 + accepted / (drafted / ${k})) ${fixed(counted, 2)}.`;
 }
 
-// The mean acceptance length one line prints (null for several lines, or none printed).
+// The mean acceptance length one line prints, as it prints it (null for several lines, or none printed).
 function printedMean(used) {
   const mean = used.length === 1 ? used[0].mean : null;
-  return mean === null || Number.isNaN(mean) ? null : mean;
+  return mean === null || Number.isNaN(mean) ? null : used[0].meanText;
 }
 
 // What a 'SpecDecoding metrics:' line prints in one vLLM version or another (0.8.3 on).

@@ -12,6 +12,13 @@ export function controlText(manifest, name, value) {
   return manifest.labels?.[name]?.[value] ?? String(value);
 }
 
+// The GPUs a state runs on as the command line names them ("2 × H200 SXM"; the manifest's
+// configurations carry it): a cold read found "H200 SXM ×2" here against "2 × H200 SXM" there.
+export function gpusText(manifest, state) {
+  const config = manifest.configurations.find((c) => c.gpu === state.gpu && c.target === state.target && c.tp === state.tp);
+  return config?.gpus ?? manifest.labels.gpu[state.gpu];
+}
+
 const form = (sim) => sim.querySelector("form");
 
 // A control is named by its field's URL key ("cost" for cost_model).
@@ -71,6 +78,7 @@ export function writeControls(sim, manifest, state) {
     }
     for (const out of sim.querySelectorAll(`[data-output="${name}"]`)) setText(out, text);
   }
+  for (const out of sim.querySelectorAll("[data-output-gpus]")) setText(out, gpusText(manifest, state));
   // The bar names a choice only while it differs from the starting one (the GPU and target
   // go together).
   const away = (name) => state[name] !== manifest.defaults[name];

@@ -7,6 +7,7 @@ import { fixed, format } from "../core/format.js";
 import { availableValues, sameState, snap } from "../core/url-state.js";
 import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid } from "../metrics/fit.js";
 import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
+import { gpusText } from "./controls.js";
 import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
 import { fitWideTables } from "./wide-tables.js";
@@ -171,7 +172,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // labelled derived (found once: "3.610" shown as the text's for a line printing 2.61)
     const printed = reading.printed_mean_acceptance_length;
     const meanHow = reading.derived.mean_acceptance_length;
-    if (printed !== null) rows.push(["mean acceptance length, as printed", printedNumber(printed)]);
+    if (printed !== null) rows.push(["mean acceptance length, as printed", printed]);
     if (reading.mean_acceptance_length !== null && (printed === null || meanHow)) {
       rows.push([(fit?.truncated ? `mean acceptance length, all ${fit.truncated} positions` : "mean acceptance length") + derivedLabel(reading, "mean_acceptance_length"),
         fixed(reading.mean_acceptance_length, 3)]);
@@ -360,7 +361,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const stops = fitting.find((r) => r.use === 0);
     const speedup = lookup(data, "speedup", state);
     const nodes = [];
-    nodes.push(el("p", `Predictions of the cost model (${labels.cost_model[state.cost_model]}), not measurements: ${labels.target[state.target]} on ${labels.gpu[state.gpu]}${state.tp > 1 ? ` ×${state.tp}` : ""}, drafter ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context.`));
+    nodes.push(el("p", `Predictions of the cost model (${labels.cost_model[state.cost_model]}), not measurements: ${labels.target[state.target]} on ${gpusText(manifest, state)}, drafter ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context.`));
     // found by a cold read: on another GPU or target the answer did not say it is extrapolated,
     // where the simulation and fit-metrics do (specmodel/metrics/report.py, the same note)
     const extrapolated = lookup(data, "extrapolation_note", state);
@@ -471,7 +472,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       `, acceptance ${labels.acceptance[state.acceptance]}, α = ${fixed(state.alpha, 2)} (the nearest these settings hold)`;
     // the target and its GPUs as the answer below names them (found once: "on H100 SXM" for
     // Qwen3-32B on two)
-    const where = `${labels.target[state.target]} on ${labels.gpu[state.gpu]}${state.tp > 1 ? ` ×${state.tp}` : ""}`;
+    const where = `${labels.target[state.target]} on ${gpusText(manifest, state)}`;
     return `Predicted for ${where} drafting with ${labels.drafter[state.drafter]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; ${bestThere(here)}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
   }
 
