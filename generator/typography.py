@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import re
 
-from .formats import UNIT_SPACE
+# what a line must not separate, the CLI's rule too (specmodel.display.wrap): a symbol, its "=" and
+# its value (E[L] = 2.61 stays as it is), a number and its unit symbol
+from specmodel.display import SPLIT_AMOUNT, SYMBOL_VALUE
 
-# a symbol the essay sets equal to a number: γ = 4, α = 0.75, E[L] = 2.61 stays as it is (the
-# three here are the ones written beside a value in running text)
-_SYMBOL_VALUE = re.compile(r"(?<![\w`])([γαB]) ([=≈]) (?=[\d.])")
-# Unit symbols a line of prose must not separate from their number (a word such as "tokens" may wrap).
-UNIT_SYMBOLS = ("GB", "GiB", "MB", "kB", "ms", "µs", "TB/s", "GB/s", "TFLOP", "TFLOP/s", "PFLOP/s", "W")
-_SPLIT_AMOUNT = re.compile(r"(\d) (" + "|".join(re.escape(u) for u in UNIT_SYMBOLS) + r")(?![\w/])")
+from .formats import UNIT_SPACE
 
 
 def nobreak(text) -> str:
     """``text`` (a name such as "A100 SXM 80 GB") with a no-break space between each number and its
     unit symbol, as the number filters write amounts: the prose never ends a line on "80"."""
-    return _SPLIT_AMOUNT.sub("\\1" + UNIT_SPACE + "\\2", str(text))
+    return SPLIT_AMOUNT.sub("\\1" + UNIT_SPACE + "\\2", str(text))
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -59,4 +56,4 @@ def keep_together(markdown: str) -> str:
 
 
 def _join(text: str) -> str:
-    return _SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{UNIT_SPACE}{m.group(2)}{UNIT_SPACE}", text)
+    return SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{UNIT_SPACE}{m.group(2)}{UNIT_SPACE}", text)

@@ -1,9 +1,8 @@
 """``specmodel catalog``: every entry of the catalog as text, with its figures and its source."""
 from __future__ import annotations
 
-import textwrap
-
 from .catalog import Catalog
+from .display import wrap
 from .extrapolation import CALIBRATED_GPU, CALIBRATED_TARGET
 
 
@@ -37,14 +36,14 @@ def catalog_text(catalog: Catalog) -> str:
         for target, by_task in by_target.items():
             for task, t in by_task.items():
                 source = t.source if t.source.startswith(t.basis) else f"{t.basis}: {t.source}"
-                lines.append(textwrap.fill(f"{drafter:<14} {target:<24} {task:<14} α {t.alpha:.4g} {t.acceptance:<8} "
-                                           f"{source}", width=120, initial_indent="  ",
-                                           subsequent_indent=" " * 18, break_on_hyphens=False))
+                lines.append(wrap(f"{drafter:<14} {target:<24} {task:<14} α {t.alpha:<6.4g} {t.acceptance:<8} {source}",
+                                  width=120, initial_indent="  ", subsequent_indent=" " * 18))
     lines += ["", f"Engines (calibrated on {CALIBRATED_TARGET} on one {CALIBRATED_GPU}; elsewhere extrapolated):"]
     for key, e in catalog.engines.items():
         lines.append(f"  {key}: {e.label} ({e.calibrated_on})")
         for name, value in e.constants.items():
-            # the whole source, wrapped under the value (found by a cold read: cut mid-word at 110)
-            lines.append(textwrap.fill(f"{name:<34} {value:.6g}  {e.sources[name]}", width=120, initial_indent="    ",
-                                       subsequent_indent=" " * 50, break_on_hyphens=False))
+            # the whole source, wrapped under its own first line (found by cold reads: cut mid-word at
+            # 110; the values' column ragged)
+            lines.append(wrap(f"{name:<34} {value:<12.6g} {e.sources[name]}", width=120, initial_indent="    ",
+                              subsequent_indent=" " * (4 + 34 + 1 + 12 + 1)))
     return "\n".join(lines)

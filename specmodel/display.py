@@ -1,7 +1,10 @@
-"""How a speedup is written for a reader, shared by the CLI (specmodel.metrics.report) and the
-site (generator/formats.py, which docs/javascripts/core/format.js follows): one rule, so the
-two never print the same number two ways."""
+"""How numbers are written for a reader, shared by the CLI (specmodel.metrics.report, ``catalog``)
+and the site (generator/formats.py and generator/typography.py, which docs/javascripts follows):
+one rule, so the two never print the same number two ways, nor break a line in two places."""
 from __future__ import annotations
+
+import re
+import textwrap
 
 # A speedup is read against 1: one that rounds to 1 but is not 1 gets up to this many more
 # decimals (0.998×, 1.002×), never a "1.00×" that hides a loss or a gain. Past them the
@@ -24,3 +27,22 @@ def clip(text: str, width: int) -> str:
     """``text`` cut to ``width`` characters for a column, with "…" where it was cut (found by a cold
     read: "draft model (chain) - time bre" read as a label)."""
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+# A symbol set equal to a number in running text ("γ = 4", "α = 0.75", "α ≈ 0.30", "B = 64"): a
+# line never ends on "γ =" (found by cold reads, on the page at 375 px and in ``catalog``).
+SYMBOL_VALUE = re.compile(r"(?<![\w`])([γαB]) ([=≈]) (?=[\d.])")
+# Unit symbols a line must not separate from their number (a word such as "tokens" may wrap).
+UNIT_SYMBOLS = ("GB", "GiB", "MB", "kB", "ms", "µs", "TB/s", "GB/s", "TFLOP", "TFLOP/s", "PFLOP/s", "W")
+SPLIT_AMOUNT = re.compile(r"(\d) (" + "|".join(re.escape(u) for u in UNIT_SYMBOLS) + r")(?![\w/])")
+_KEPT = "\u00a0"  # textwrap breaks only at ASCII whitespace
+
+
+def wrap(text: str, width: int, initial_indent: str, subsequent_indent: str) -> str:
+    """``text`` wrapped to ``width`` columns (``textwrap.fill``) as the page wraps its prose: never
+    after a hyphen ("SpecDecode-Bench"), between a symbol, its "=" and its value, or between a number
+    and its unit symbol ("5–10 µs"). Plain spaces in what it returns."""
+    kept = SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{_KEPT}{m.group(2)}{_KEPT}", text.replace(_KEPT, " "))
+    kept = SPLIT_AMOUNT.sub("\\1" + _KEPT + "\\2", kept)
+    return textwrap.fill(kept, width=width, initial_indent=initial_indent, subsequent_indent=subsequent_indent,
+                         break_on_hyphens=False).replace(_KEPT, " ")

@@ -203,6 +203,30 @@ def test_the_page_writes_what_the_command_line_prints_rounded_as_a_reader_rounds
     assert wrong == []
 
 
+def test_the_catalog_wraps_its_lines_where_the_page_would_and_aligns_its_values():
+    """Found by a cold read: `specmodel catalog` ended lines on "at γ" and "5–10" and began the next
+    with "= 3" and "µs", and each engine constant's source began in another column."""
+    from specmodel import default_catalog
+    from specmodel.display import UNIT_SYMBOLS
+    out = run("catalog")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    units = "|".join(re.escape(u) for u in UNIT_SYMBOLS)
+    split = [(a, b) for a, b in zip(lines, lines[1:])
+             if re.search(r"(?<![\w`])[γαB](?: [=≈])?$", a.rstrip())
+             or (re.search(r"\d$", a.rstrip()) and re.match(rf"\s*(?:{units})(?![\w/])", b))]
+    assert split == []
+    assert "5–10 µs" in out.stdout and "γ = 3 from" in out.stdout  # the two the cold read found, whole
+    # each engine constant's value in one column, its source in the next
+    catalog = default_catalog()
+    names = {n for e in catalog.engines.values() for n in e.constants}
+    rows = [ln for ln in lines if ln.strip().split(" ", 1)[0] in names]
+    assert len(rows) == sum(len(e.constants) for e in catalog.engines.values())
+    value_starts = {len(ln) - len(ln.lstrip()[len(ln.strip().split(" ", 1)[0]):].lstrip()) for ln in rows}
+    source_starts = {re.match(r"\s*\S+\s+\S+\s+", ln).end() for ln in rows}
+    assert len(value_starts) == 1 and len(source_starts) == 1, (value_starts, source_starts)
+
+
 def test_the_catalog_prints_the_typical_acceptance_evaluate_defaults_to_and_cuts_nothing():
     """Found by a cold read: evaluate's --alpha help sent readers to `specmodel catalog`, which
     printed no α; and the catalog and validate cut sources and labels mid-word ("time bre")."""

@@ -270,7 +270,7 @@ def test_the_heading_check_can_fail():
     assert not lost_words("why-gamma-has-a-ceiling", "Why γ has a ceiling")
 
 
-from generator.typography import UNIT_SYMBOLS  # noqa: E402  (beside the one test that reads it)
+from specmodel.display import UNIT_SYMBOLS  # noqa: E402  (beside the one test that reads it)
 
 SPLIT_AMOUNT = re.compile(r"\d[ \t\n](?:" + "|".join(re.escape(u) for u in UNIT_SYMBOLS) + r")(?![\w/])")
 

@@ -727,6 +727,59 @@ def test_what_the_text_says_keeps_its_values_readable(new_context, width, log):
         assert w >= min(0.3 * whole, 160) and beyond <= 1, (text, w, beyond, whole)
 
 
+# Each phrase the paste box writes that a line must not split ("α = 0.75", "n-gram",
+# "Llama-3.3-70B-Instruct", "80 GB"): [phrase, lines it takes] for every one on two or more.
+PHRASES_SPLIT = r"""() => {
+  const pattern = /(?<![\w`])[γαB] [=≈] [\d.,]*\d|[\d.,]*\d (?:GB|GiB|MB|kB|ms|µs|TB\/s|GB\/s|TFLOP\/s|PFLOP\/s|W)(?![\w\/])|[^\s,;()]*[\p{L}\p{N}][-\/][^\s,;()]*[\p{L}\p{N}]/gu;
+  const range = document.createRange();
+  const found = [], split = [];
+  for (const box of document.querySelectorAll('[data-metrics-status], [data-metrics-result]')) {
+    // the text as one string, each character's node and offset beside it: a phrase may span
+    // the spans that keep its parts whole
+    const chars = [];
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.parentElement.closest('pre, [hidden]') && n.parentElement.offsetParent !== null) {
+        for (let i = 0; i < n.data.length; i++) chars.push([n, i, n.data[i]]);
+      }
+      chars.push([null, 0, ' ']);
+    }
+    const text = chars.map((c) => c[2]).join('');
+    for (const m of text.matchAll(pattern)) {
+      if (m[0].length > 24) continue;
+      const first = chars[m.index], last = chars[m.index + m[0].length - 1];
+      if (!first[0] || !last[0]) continue;
+      range.setStart(first[0], first[1]);
+      range.setEnd(last[0], last[1] + 1);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      found.push(m[0]);
+      if (tops.size > 1) split.push([m[0], tops.size]);
+    }
+  }
+  return {found, split};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_the_paste_box_keeps_each_name_value_and_amount_on_one_line(new_context, scheme):
+    """Found by a cold read: at 375 px the summary ended a line on "α =" with the value on the
+    next, and split "n-gram" and "Llama-3.3-70B-Instruct" at their hyphens."""
+    page = new_context(viewport={"width": 375, "height": 812}, color_scheme=scheme).new_page()
+    query = "?gpu=h200&target=llama-3.3-70b-instruct&tp=2&drafter=eagle3"
+    page.goto("/" + query)
+    wait_rendered(page, query)
+    for text in [None, (DATA / "llama-server.log").read_text(), (DATA / "v0-rate-misfit.log").read_text(),
+                 (DATA / "v1-engine-running.log").read_text()]:
+        if text is None:
+            page.click("[data-action=metrics-example]")
+            _wait_read(page)
+        else:
+            _paste(page, text)
+        got = page.evaluate(PHRASES_SPLIT)
+        assert any(p.startswith("α = ") for p in got["found"]) and len(got["found"]) > 10, got
+        assert got["split"] == [], got
+
+
 def test_an_extrapolated_deployment_says_so_in_the_answer_as_the_command_line_does(home):
     """Found by a cold read: for L40S / Qwen3-32B the paste box's answer never said the calibrated
     constants were fitted on Qwen3-8B on one H100; the simulation and fit-metrics do."""

@@ -10,6 +10,7 @@ import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, parseMetri
 import { gpusText } from "./controls.js";
 import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
+import { keepPhrasesWhole } from "./names.js";
 import { fitWideTables } from "./wide-tables.js";
 
 // The "use γ" cell of a batch size whose weights and KV caches do not fit in the GPUs' memory
@@ -160,6 +161,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
   function say(text) {
     // One announcement per read: the live region changes once, when everything is known.
     status.textContent = text;
+    keepPhrasesWhole(status);
   }
 
   // What the text says; with `fit` (null where none could be made), which of its positions the fit
@@ -197,6 +199,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
     }));
     const notes = root.querySelector("[data-metrics-notes]");
     notes.replaceChildren(...reading.notes.map((n) => el("li", n)));
+    keepPhrasesWhole(dl);
+    keepPhrasesWhole(notes);
   }
 
   function showFit(fit, reading) {
@@ -228,6 +232,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       tr.append(el("td", labels[shape] + (shape === fit.shape ? chosen : "")), el("td", alpha === null ? "–" : fixed(alpha, 2)), el("td", fixed(r, 3)));
       return tr;
     }));
+    keepPhrasesWhole(root.querySelector("[data-metrics-fit]"));
   }
 
   // The fitted acceptance at `state`'s configuration: the fit's shape where its data hold it, else
@@ -465,6 +470,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     }
     box.replaceChildren(...nodes);
     breakCodeAtSeparators(box);
+    keepPhrasesWhole(box);
     fitWideTables(box);
     const rung = pays.replace(/:.*$/, "").replace(/\.$/, "");
     // a configuration without the best fit's shape is priced at the best shape it holds: say so here
@@ -522,7 +528,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       // once: the status emptied by any change under "Your deployment").
       if (fitted.announced && status.textContent && !sameState(shown.state, fitted.announced)) {
         const text = `${readStatus()}. The answer below is for the settings now shown.`;
-        if (status.textContent !== text) status.textContent = text;
+        if (status.textContent !== text) say(text);
       }
     },
     controls: root.querySelector("[data-metrics-controls]"),
