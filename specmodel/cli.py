@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .calibration import fit as fitting
 from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_measurements
-from .calibration.validate import UNKNOWN_CONTEXT_RANGE, summary, validate
+from .calibration.validate import validate
 from .catalog import Catalog, default_catalog, load_catalog
 from .catalog_text import catalog_text
 from .display import clip
@@ -33,6 +33,7 @@ from .metrics.report import held_shape_note, no_load, reading_lines, report
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
+from .validate_text import validate_text
 from .vllm import engine_log_line, engine_log_window, speculative_config_flag
 
 DATA = resources.files("specmodel") / "data"
@@ -304,61 +305,12 @@ def _calibrate(args, catalog: Catalog) -> str:
     return "\n".join(lines)
 
 
-def _fmt(quantity: str, values) -> str:
-    if quantity == STEP_TIME:
-        return f"{values[0] * 1e3:.2f} ms"
-    if quantity == TIME_SHARES:
-        return f"{values[0]:.0%}/{values[1]:.0%}"
-    return f"{values[0]:.3f}"
-
-
 def _validate(args, catalog: Catalog) -> str:
     from .calibration.fitted import FITTED
 
     measurements, _ = _measurements(args.data)
     context = FITTED["vllm"]["nuisance"]["profiling_context_tokens"]["value"]
-    rows = validate(measurements, catalog, context)
-    lines = ["Every measurement against each cost model. Step times and ratios: relative error; time shares "
-             "(drafting/verification): the larger miss in percentage points. * read off a plot; "
-             "held: the row's tolerance applies.", ""]
-    head = f"{'row':>4} {'setting':<48} {'measured':>11} " + " ".join(f"{n:>22}" for n in COST_MODELS) + "  held"
-    lines.append(head)
-    for r in rows:
-        m, p = r.measurement, r.point
-        star = "*" if m.read_off_plot else " "
-        setting = f"{clip(m['method'], 30)}, batch {m['batch']}"
-        if r.reason:
-            lines.append(f"{m.id:>4}{star}{clip(setting, 48):<48} not modelled: {r.reason}")
-            continue
-        if r.context_tokens is None:
-            lo, hi = UNKNOWN_CONTEXT_RANGE
-            preds = " ".join(f"{_fmt(p.quantity, (v[0],))}–{_fmt(p.quantity, (v[1],))}".rjust(22)
-                             for v in r.predicted.values())
-            lines.append(f"{m.id:>4}{star}{clip(setting, 48):<48} {_fmt(p.quantity, r.measured):>11} {preds}  "
-                         f"context unknown: predicted over {lo:,}–{hi:,} tokens")
-            continue
-        cells = []
-        for name in COST_MODELS:
-            err = r.error[name]
-            err_text = f"{err:+.1f} pp" if p.quantity == TIME_SHARES else f"{err:+.1%}"
-            cells.append(f"{_fmt(p.quantity, r.predicted[name])} ({err_text})".rjust(22))
-        held = ""
-        if r.held:
-            held = "ok" if r.within["calibrated"] else "MISS"
-            kind, tol = p.tolerance
-            held += f" (±{tol:g} pp)" if kind == "pp" else f" (±{tol:.0%})"
-        lines.append(f"{m.id:>4}{star}{clip(setting, 48):<48} {_fmt(p.quantity, r.measured):>11} {' '.join(cells)}  "
-                     f"{held}  [{p.context_basis} context {r.context_tokens:,.0f}]")
-    lines += ["", "Summary over held rows (count, median |error|, worst |error|):"]
-    for name, per in summary(rows).items():
-        parts = []
-        for quantity, (n, median, worst) in per.items():
-            unit = " pp" if quantity == TIME_SHARES else ""
-            scale = 1 if quantity == TIME_SHARES else 100
-            label = {STEP_TIME: "step times", TIME_SHARES: "time shares", PASS_RATIO: "pass ratio"}[quantity]
-            parts.append(f"{label} n={n} median {median * scale:.1f}{unit or '%'} worst {worst * scale:.1f}{unit or '%'}")
-        lines.append(f"  {name:<11} " + "; ".join(parts))
-    return "\n".join(lines)
+    return validate_text(validate(measurements, catalog, context), catalog)
 
 
 def write_rows(columns: dict, fmt: str, stream) -> None:

@@ -227,6 +227,34 @@ def test_the_catalog_wraps_its_lines_where_the_page_would_and_aligns_its_values(
     assert len(value_starts) == 1 and len(source_starts) == 1, (value_starts, source_starts)
 
 
+def test_validate_names_each_rows_engine_says_why_a_row_is_no_test_and_explains_its_contexts():
+    """Found by a cold read: rows 106 and 107 (SGLang, TensorRT-LLM) read as vLLM rows with an empty
+    "held" cell, and "[fitted context 562]" / "[implied context 343]" were nowhere explained."""
+    from specmodel import default_catalog
+    from specmodel.calibration.measurements import ONE_POINT_ENGINES, POINTS
+    from specmodel.validate_text import CONTEXT_LEGEND
+    catalog = default_catalog()
+    out = run("validate")
+    assert out.returncode == 0, out.stderr
+    rows = {m.group(1): ln for ln in out.stdout.splitlines() if (m := re.match(r"\s*(\d+)[* ]", ln))}
+    for point in POINTS.values():
+        line = rows[point.id]
+        if "not modelled" in line:
+            continue
+        name = catalog.engines[point.engine].label.split(" (")[0]
+        assert (f" in {name}, batch" in line) == (point.engine != "vllm"), line
+        if "context unknown" in line:
+            continue
+        held = line.split("  ")[-2].strip()  # the cell before "[… context N]"
+        assert re.fullmatch(r"(ok|MISS) \(±[\d.]+ ?(pp|%)\)|no: .+", held), line
+        if ONE_POINT_ENGINES.get(point.engine) == point.id:
+            assert held == f"no: sets {name}'s step overhead", line
+    used = set(re.findall(r"\[(\w+) context [\d,]+\]", out.stdout))
+    assert used and used <= set(CONTEXT_LEGEND)
+    for basis in used:
+        assert f"\n  {basis}: {CONTEXT_LEGEND[basis]}\n" in out.stdout, basis
+
+
 def test_the_catalog_prints_the_typical_acceptance_evaluate_defaults_to_and_cuts_nothing():
     """Found by a cold read: evaluate's --alpha help sent readers to `specmodel catalog`, which
     printed no α; and the catalog and validate cut sources and labels mid-word ("time bre")."""

@@ -1,0 +1,92 @@
+"""``specmodel validate``: every measurement against each cost model, as a table a reader can
+follow without the source: who measured it and with which engine, what the model was given for
+the context it does not state, and which rows are tests (held to a tolerance) and which are not."""
+from __future__ import annotations
+
+from .calibration.measurements import ONE_POINT_ENGINES, PASS_RATIO, STEP_TIME, TIME_SHARES
+from .calibration.validate import UNKNOWN_CONTEXT_RANGE, summary
+from .catalog import Catalog
+from .costs import COST_MODELS
+from .display import clip
+
+# How each kind of context is found, said once under the table (found by a cold read:
+# "[fitted context 562]" and "[implied context 343]" were nowhere explained).
+CONTEXT_LEGEND = {
+    "stated": "the study states it",
+    "implied": "worked out from the study's stated input and output lengths: the input plus half the output "
+               "(the average cached while decoding)",
+    "fitted": "the study does not state it, so the calibration fits it as one more constant (the same for "
+              "all of the study's profiling rows)",
+}
+
+
+def _fmt(quantity: str, values) -> str:
+    if quantity == STEP_TIME:
+        return f"{values[0] * 1e3:.2f} ms"
+    if quantity == TIME_SHARES:
+        return f"{values[0]:.0%}/{values[1]:.0%}"
+    return f"{values[0]:.3f}"
+
+
+def _engine_name(catalog: Catalog, engine: str) -> str:
+    """"SGLang", "TensorRT-LLM": the catalog's label without what it adds in brackets."""
+    return catalog.engines[engine].label.split(" (")[0]
+
+
+def _held(row, catalog: Catalog) -> str:
+    """The "held" column: ok or MISS against the row's tolerance, or why the row is no test."""
+    p = row.point
+    if row.held:
+        kind, tol = p.tolerance
+        return ("ok" if row.within["calibrated"] else "MISS") + (f" (±{tol:g} pp)" if kind == "pp" else f" (±{tol:.0%})")
+    if ONE_POINT_ENGINES.get(p.engine) == p.id:
+        return f"no: sets {_engine_name(catalog, p.engine)}'s step overhead"
+    return "no: shown only"
+
+
+def validate_text(rows: list, catalog: Catalog) -> str:
+    """The table of ``rows`` (calibration.validate.validate's), a legend of the contexts and the
+    summary over the held rows."""
+    lines = ["Every measurement against each cost model. Step times and ratios: relative error; time shares "
+             "(drafting/verification): the larger miss in percentage points. * read off a plot; vLLM unless "
+             "another engine is named; held: the row's tolerance applies (the calibrated model is held to it).", ""]
+    lines.append(f"{'row':>4} {'setting':<48} {'measured':>11} " + " ".join(f"{n:>22}" for n in COST_MODELS)
+                 + "  held")
+    bases = set()
+    for r in rows:
+        m, p = r.measurement, r.point
+        star = "*" if m.read_off_plot else " "
+        engine = f" in {_engine_name(catalog, p.engine)}" if p is not None and p.engine != "vllm" else ""
+        rest = f"{engine}, batch {m['batch']}"
+        # as much of the method as the column leaves room for (cut with "…", never mid-word unsaid)
+        setting = clip(f"{clip(m['method'], max(20, 48 - len(rest)))}{rest}", 48)
+        if r.reason:
+            lines.append(f"{m.id:>4}{star}{setting:<48} not modelled: {r.reason}")
+            continue
+        if r.context_tokens is None:
+            lo, hi = UNKNOWN_CONTEXT_RANGE
+            preds = " ".join(f"{_fmt(p.quantity, (v[0],))}–{_fmt(p.quantity, (v[1],))}".rjust(22)
+                             for v in r.predicted.values())
+            lines.append(f"{m.id:>4}{star}{setting:<48} {_fmt(p.quantity, r.measured):>11} {preds}  "
+                         f"context unknown: predicted over {lo:,}–{hi:,} tokens")
+            continue
+        cells = []
+        for name in COST_MODELS:
+            err = r.error[name]
+            err_text = f"{err:+.1f} pp" if p.quantity == TIME_SHARES else f"{err:+.1%}"
+            cells.append(f"{_fmt(p.quantity, r.predicted[name])} ({err_text})".rjust(22))
+        bases.add(p.context_basis)
+        lines.append(f"{m.id:>4}{star}{setting:<48} {_fmt(p.quantity, r.measured):>11} {' '.join(cells)}  "
+                     f"{_held(r, catalog)}  [{p.context_basis} context {r.context_tokens:,.0f}]")
+    lines += ["", "[… context N]: the tokens in each sequence's KV cache the row is priced at;"]
+    lines += [f"  {basis}: {CONTEXT_LEGEND[basis]}" for basis in CONTEXT_LEGEND if basis in bases]
+    lines += ["", "Summary over held rows (count, median |error|, worst |error|):"]
+    for name, per in summary(rows).items():
+        parts = []
+        for quantity, (n, median, worst) in per.items():
+            unit = " pp" if quantity == TIME_SHARES else ""
+            scale = 1 if quantity == TIME_SHARES else 100
+            label = {STEP_TIME: "step times", TIME_SHARES: "time shares", PASS_RATIO: "pass ratio"}[quantity]
+            parts.append(f"{label} n={n} median {median * scale:.1f}{unit or '%'} worst {worst * scale:.1f}{unit or '%'}")
+        lines.append(f"  {name:<11} " + "; ".join(parts))
+    return "\n".join(lines)
