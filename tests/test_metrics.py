@@ -84,7 +84,8 @@ def test_partial_input_says_what_was_read_then_what_is_missing():
 @pytest.mark.parametrize("name", sorted(n for n, want in EXPECTED.items() if want.get("unfittable")))
 def test_what_stops_the_fit_is_said_once(name):
     """Found by a cold read: "The counters went down between the scrapes: the server restarted; …"
-    printed as a note of what was read and again as the error (the page showed it twice too)."""
+    printed as a note of what was read and again as the error (the page showed it twice too). (A
+    restarted scrape is now read from the scrapes since the restart: expected.json.)"""
     # (after its first letter, which the error writes in lower case after a colon)
     reason = parse_metrics((DATA / name).read_text()).notes[-1].rstrip(".")[1:]
     out = _cli(str(DATA / name))

@@ -715,6 +715,11 @@ def _check_window(names: dict, drafts: float, drafted: float | None, accepted: f
                                          "it (a draft reaches a position only through the ones before it)")
 
 
+def _went_down(before: dict, after: dict) -> bool:
+    """Whether a counter (not the running gauge) of ``after`` is lower than in ``before``."""
+    return any(v < before[k] for k, v in after.items() if k[0] != "num_requests_running" and k in before)
+
+
 def _read_prometheus(lines: list[str]) -> Reading | None:
     prefix, scrapes, names = _scrapes(lines)
     if not scrapes:  # no sample of ours
@@ -727,13 +732,23 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     if len(gauges) > 1:
         notes.append(f"vllm:num_requests_running: {_shown(sum(gauges))} over {len(gauges)} engines, {_shown(running)} per "
                      f"engine. {DATA_PARALLEL}")
-    if len(scrapes) >= 2:
-        first = scrapes[0]
+    # A counter lower than in the scrape before: the server restarted there, and only the scrapes
+    # since then are one run (found by a cold read: such a text was refused where its last scrapes
+    # could be read)
+    start = max((i for i in range(1, len(scrapes)) if _went_down(scrapes[i - 1], scrapes[i])), default=0)
+    run = scrapes[start:]
+    restart = (f"The counters went down between scrapes {start} and {start + 1}: the server restarted, " if start
+               else "")
+    if len(run) >= 2:
+        first = run[0]
         values = {k: v - first.get(k, 0.0) for k, v in last.items() if k[0] != "num_requests_running"}
-        window = f"{len(scrapes)} scrapes: the counters were read as the change from the first to the last."
+        window = (f"{restart}so the {len(run)} scrapes since were read, as the change from the first to the last."
+                  if start else f"{len(scrapes)} scrapes: the counters were read as the change from the first to the last.")
     else:
         values = {k: v for k, v in last.items() if k[0] != "num_requests_running"}
-        window = ("One scrape: its counters are totals since the server started; paste two scrapes taken a while "
+        window = (f"{restart}so the last scrape was read alone: its counters are totals since the restart; paste "
+                  "two scrapes of one run, taken a while apart, for the recent rate." if start else
+                  "One scrape: its counters are totals since the server started; paste two scrapes taken a while "
                   "apart for the recent rate.")
     drafts = values.get(("spec_decode_num_drafts", None))
     drafted = values.get(("spec_decode_num_draft_tokens", None))

@@ -291,7 +291,7 @@ def test_a_readers_own_paste_does_not_keep_the_examples_drafter(home):
     assert "does not say which drafter" in home.locator("[data-metrics-answer]").inner_text()
 
 
-@pytest.mark.parametrize("name", ["prometheus-restarted.txt", "v1-0.8.3.log", "prometheus-zero-drafts.txt"])
+@pytest.mark.parametrize("name", ["v1-unreadable.log", "v1-0.8.3.log", "prometheus-zero-drafts.txt"])
 def test_what_stops_the_fit_is_said_once_on_the_page(home, name):
     """Found by a cold read: the restart note was listed under what the text says and again as the
     reason nothing was fitted; the command line said it twice too (tests/test_metrics.py)."""

@@ -682,6 +682,11 @@ function checkWindow(names, drafts, drafted, accepted, positions) {
   });
 }
 
+// Whether a counter (not the running gauge) of `after` is lower than in `before` (parse.py's _went_down).
+function wentDown(before, after) {
+  return [...after].some(([k, v]) => !k.startsWith("num_requests_running|") && before.has(k) && v < before.get(k));
+}
+
 function readPrometheus(lines) {
   const { prefix, scrapes: all, names } = scrapes(lines);
   if (all.length === 0) return null; // no sample of ours
@@ -695,13 +700,23 @@ function readPrometheus(lines) {
   }
   const values = new Map();
   const counted = [...last].filter(([k]) => !k.startsWith("num_requests_running|"));
+  // A counter lower than in the scrape before: the server restarted there, and only the scrapes
+  // since then are one run (parse.py)
+  let start = 0;
+  for (let i = 1; i < all.length; i++) if (wentDown(all[i - 1], all[i])) start = i;
+  const run = all.slice(start);
+  const restart = start ? `The counters went down between scrapes ${start} and ${start + 1}: the server restarted, ` : "";
   let window;
-  if (all.length >= 2) {
-    for (const [k, v] of counted) values.set(k, v - (all[0].get(k) ?? 0));
-    window = `${all.length} scrapes: the counters were read as the change from the first to the last.`;
+  if (run.length >= 2) {
+    for (const [k, v] of counted) values.set(k, v - (run[0].get(k) ?? 0));
+    window = start
+      ? `${restart}so the ${run.length} scrapes since were read, as the change from the first to the last.`
+      : `${all.length} scrapes: the counters were read as the change from the first to the last.`;
   } else {
     for (const [k, v] of counted) values.set(k, v);
-    window = "One scrape: its counters are totals since the server started; paste two scrapes taken a while apart for the recent rate.";
+    window = start
+      ? `${restart}so the last scrape was read alone: its counters are totals since the restart; paste two scrapes of one run, taken a while apart, for the recent rate.`
+      : "One scrape: its counters are totals since the server started; paste two scrapes taken a while apart for the recent rate.";
   }
   const get = (name) => (values.has(`${name}|`) ? values.get(`${name}|`) : null);
   const drafts = get("spec_decode_num_drafts");
