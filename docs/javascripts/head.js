@@ -16,6 +16,13 @@ if (!window.__specPopstate) {
   });
 }
 
+// Where the reader was reading when they left this history entry (page.js recordReading keeps it
+// in history.state), read now: on a reload the theme's bundle replaces history.state with its
+// own scroll offset as it starts, before page.js is set up to put the reader back.
+if (["reload", "back_forward"].includes(performance.getEntriesByType("navigation")[0]?.type)) {
+  window.__specReturn = history.state?.specReading ?? null;
+}
+
 // A linked state (a query) is painted hidden until its own numbers are on screen (page.js
 // removes the class; spec.css hides the build's numbers meanwhile). Set here, in <head>, so that
 // not even the first paint shows the default state's numbers under a link to another. A script

@@ -100,6 +100,7 @@ class Page {
     this.committed = null; // what the current history entry's URL says, as of the last commit
     this.loads = 0;
     this.readingAnchor = null; // what the reader reads, held in place while a state is drawn
+    this.returnAnchor = null; // the same after a reload, while the whole page is drawn (holdReturn)
     this.lastExplore = null; // the explorable link last clicked (Back holds it if it is on screen)
     this.sliderRun = null; // {slider, at, state}: the last step of a slider's run (SLIDER_RUN_MS)
     this.urlTimer = 0; // a dragged slider's address (urlPending), written once the reader pauses
@@ -189,6 +190,7 @@ class Page {
 
   detach() {
     clearTimeout(this.urlTimer);
+    this.returnAnchor?.release();
     this.announcer?.stop();
     this.bar?.stop();
     this.loads += 1; // drop any load still in flight
@@ -356,8 +358,17 @@ class Page {
 
   // Hold `element` (or nothing) in place while the state asked for next is drawn.
   holdReading(element, options = {}) {
+    this.returnAnchor?.release();
     this.readingAnchor?.release();
     this.readingAnchor = element ? new ReadingAnchor(element, options) : null;
+  }
+
+  // Hold `element` while the page is drawn after a reload, every chart included (they are drawn
+  // one after another for seconds): until the reader moves the page or asks for another state,
+  // or HOLD_MS pass, not only until the state's numbers are drawn as holdReading's anchor is.
+  holdReturn(element) {
+    this.returnAnchor?.release();
+    this.returnAnchor = element ? new ReadingAnchor(element) : null;
   }
 
   // `state` is the one shown (or on its way): nothing new will be drawn, nothing to hold.
@@ -642,6 +653,19 @@ export async function setupPage() {
   article.addEventListener("spec:select", (event) => {
     if (page === current) current.onSelect(event.detail.values, event.target.closest?.(".spec-chart") ?? event.target);
   });
+  // A reload, or a return from another site: the browser puts the reader back at the offset they
+  // left, on a page not yet drawn (the charts' pictures are not the charts' heights), and what is
+  // drawn next moves the text under them (found by a cold read: 40 px at 375 px wide; 60 and
+  // more at 1,440). The block they were reading, as the entry recorded it when they left
+  // (recordReading, also on pagehide), is put back where it was and held there.
+  if (setup === 1 && window.__specReturn) {
+    const saved = window.__specReturn; // (head.js: the theme replaces history.state as it starts)
+    const block = ReadingAnchor.at(article, sim, saved);
+    if (block) {
+      scrollBy({ top: block.getBoundingClientRect().top - saved.top, behavior: "instant" });
+      current.holdReturn(block);
+    }
+  }
   // The numbers first (manifest, then the state's files in parallel), the charts after: their
   // specs, data and views would otherwise hold up the readouts of a linked state.
   current.start();
@@ -658,12 +682,14 @@ export function installHistory() {
   if (installed) return;
   installed = true;
   for (const type of LINK_EVENTS) document.addEventListener(type, keepStateOnClick, true);
-  // Each entry keeps where its reader is (page.recordReading), once the page is still for a moment.
+  // Each entry keeps where its reader is (page.recordReading), once the page is still for a moment,
+  // and as the reader leaves it (a reload within that moment).
   let readingTimer = 0;
   addEventListener("scroll", () => {
     clearTimeout(readingTimer);
     readingTimer = setTimeout(() => page?.recordReading(), RECORD_READING_MS);
   }, { passive: true });
+  addEventListener("pagehide", () => page?.recordReading());
   installSectionLinks();
   // Returns whether the event was ours alone (see head.js).
   const onPopState = () => {

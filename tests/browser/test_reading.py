@@ -654,6 +654,45 @@ def test_a_phone_never_shows_two_verdicts(new_context):
     assert page.evaluate(BAR_AND_HEADLINE) == [True, False]
 
 
+# The first reading block whose top is on screen (as views/reading-anchor.js picks it), else the
+# one across the window's top: [its index among the page's blocks, its top in the window].
+READING_BLOCK = """(index) => {
+  const sim = document.querySelector('#simulation');
+  const blocks = [...document.querySelectorAll('.md-content article :is(p, li, h2, h3, h4, dt, dd, figure, table, pre, blockquote, details), #simulation')]
+    .filter((e) => e === sim || (!sim.contains(e) && !e.parentElement.closest('figure')))
+    .filter((e) => e.getClientRects().length > 0);
+  if (index !== null) return [index, blocks[index].getBoundingClientRect().top];
+  let i = blocks.findIndex((e) => { const t = e.getBoundingClientRect().top; return t >= 0 && t < innerHeight; });
+  if (i < 0) i = blocks.findLastIndex((e) => { const r = e.getBoundingClientRect(); return r.top < 0 && r.bottom > 0; });
+  return [i, blocks[i].getBoundingClientRect().top];
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (375, 812), (740, 360)])
+def test_a_reload_puts_the_reader_back_at_the_text_they_were_reading(new_context, width, height):
+    """Found by a cold read: a reload of /?batch=32&gamma=2 at 375 × 812 or 740 × 360 moved the
+    text 40 px (up to 366 px elsewhere): the browser restores the offset on a page whose charts are
+    still pictures, and as they are drawn its scroll anchoring held a node inside a figure."""
+    phone = width < 800
+    page = new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone).new_page()
+    page.goto("/?batch=32&gamma=2")
+    wait_rendered(page, "?batch=32&gamma=2")
+    page.wait_for_function(ALL_LIVE, timeout=60_000)
+    height_of_page = page.evaluate("document.documentElement.scrollHeight")
+    moved = []
+    for share in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):
+        page.evaluate(f"scrollTo(0, {int(share * height_of_page)})")
+        page.wait_for_timeout(400)  # the page records the reading position once the scroll stops
+        index, top = page.evaluate(READING_BLOCK, None)
+        page.reload()
+        wait_rendered(page, "?batch=32&gamma=2")
+        page.wait_for_function(ALL_LIVE, timeout=60_000)
+        after = page.evaluate(READING_BLOCK, index)[1]
+        if abs(after - top) > 2:
+            moved.append((share, round(top), round(after)))
+    assert moved == []
+
+
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (375, 812)])
 def test_switching_the_palette_leaves_the_reader_where_they_were(new_context, width, height):
     """Found by a cold read: each click on the theme's light/dark switch moved the page up about a
@@ -664,6 +703,8 @@ def test_switching_the_palette_leaves_the_reader_where_they_were(new_context, wi
     page.goto("/")
     wait_rendered(page, "")
     page.wait_for_function("() => document.documentElement.hasAttribute('data-tables-fitted')")
+    # every chart drawn: one drawn later, above the reader, would move the page under a busy machine
+    page.wait_for_function(ALL_LIVE, timeout=60_000)
     page.evaluate("document.querySelector('#figure-decision').scrollIntoView()")
     # once the page has settled there (the bar appears, figures above catch up)
     start, previous = page.evaluate("scrollY"), None
