@@ -178,8 +178,8 @@ function reading(source, records, fields = {}) {
     running_requests: null,
     v0_draft_acceptance_rate: null,
     notes: [],
-    // parse.py's Reading: the mean one V1 line prints, as text, digit for digit; how each value the text does not
-    // print was worked out, by field
+    // parse.py's Reading: the mean one V1 line prints, as text, digit for digit; how each value
+    // the text does not print was worked out, by field
     printed_mean_acceptance_length: null,
     derived: {},
     ...fields,
@@ -277,7 +277,8 @@ function threeMeans(x, k, noBonus, countsSaid = false) {
     `${fixed(summed, 2)}, and the token counts (1 + accepted / (drafted / ${k})) ${fixed(counted, 2)}.`;
 }
 
-// The mean acceptance length one line prints, as it prints it (null for several lines, or none printed).
+// The mean acceptance length one line prints, as it prints it (null for several lines, or none
+// printed).
 function printedMean(used) {
   const mean = used.length === 1 ? used[0].mean : null;
   return mean === null || Number.isNaN(mean) ? null : used[0].meanText;
