@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import sys
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -191,8 +192,17 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     else:
         text = Path(args.file).read_text(encoding="utf-8", errors="replace")
     reading = parse_metrics(text)
+    notes = []
+    fitted_reading = reading
+    top = max(FIELDS["gamma"].grid)
+    if args.site_grid and reading.per_position_acceptance and len(reading.per_position_acceptance) > top:
+        # the page's simulation drafts at most `top` positions, and its fit uses those, in these words
+        # (views/metrics.js; found by a cold read: the page priced γ = 10 where this priced γ = 15)
+        fitted_reading = replace(reading, per_position_acceptance=reading.per_position_acceptance[:top], gamma=top)
+        notes.append(f"The text has {len(reading.per_position_acceptance)} positions; the simulation drafts at most "
+                     f"{top}, so the fit uses the first {top}.")
     try:
-        fit = fit_acceptance(reading, FIELDS["alpha"].grid if args.site_grid else FINE_ALPHAS)
+        fit = fit_acceptance(fitted_reading, FIELDS["alpha"].grid if args.site_grid else FINE_ALPHAS)
     except ModelInputError:
         # partial input: say what was read, then (exit 2) what is missing; the note the error
         # states (fit_acceptance: the reading's last) is said once, in the error (found once: "The
@@ -202,7 +212,6 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         raise
     # more draft positions or running requests than the model prices were refused by parse_metrics,
     # in the page's words (parse.js)
-    notes = []
     values = {name: getattr(args, name) for name in FIT_METRICS_FIELDS}
     if values["batch"] is None:
         # a count of 0 (idle lines, or a gauge scraped between requests) tells no load either

@@ -585,3 +585,14 @@ def test_fit_metrics_prices_a_target_on_the_gpus_the_page_and_evaluate_give_it()
         advice = json.loads(_cli(str(DATA / "v1-0.8.5.log"), "--site-grid", "--json", "--target", target, *drafter).stdout)
         assert advice["advice"]["state"]["tp"] == catalog.tensor_parallel_for("h100-sxm", target), target
     assert "default the GPUs the site gives the target" in " ".join(_cli("--help").stdout.split())
+
+
+def test_site_grid_fits_the_positions_the_page_fits_and_says_so_in_its_words():
+    """Found by a cold read: for 15 draft positions the page fitted the first 10 (the simulation's γ
+    stops there) and said so; `fit-metrics --site-grid` fitted all 15 and priced γ = 15."""
+    out = _cli(str(DATA / "v1-fifteen-positions.log"), "--site-grid")
+    assert out.returncode == 0, out.stderr
+    assert "note: The text has 15 positions; the simulation drafts at most 10, so the fit uses the first 10." in out.stdout
+    assert "γ = 10, residual" in out.stdout and "speedup at γ = 10:" in out.stdout
+    plain = _cli(str(DATA / "v1-fifteen-positions.log"))
+    assert "γ = 15, residual" in plain.stdout and "the first 10" not in plain.stdout
