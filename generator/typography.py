@@ -3,8 +3,11 @@
 A reader at 375 px saw "γ =" end one line and "17" begin the next (cold read 18). The number
 filters already write a no-break space before a unit (formats.UNIT_SPACE); this joins a symbol,
 its "=" and its value ("γ = 4", "α = 0.75") the same way, in the prose only: code blocks and
-inline code keep the text a reader copies. ``nobreak`` (a template filter) does the same for the
-amounts inside names and sources ("A100 SXM 80 GB").
+inline code keep the text a reader copies. A short name with a hyphen ("Qwen3-0.6B", "EAGLE-3",
+"n-gram") and a short piece of inline code with a space in it (`ĉ = 0`) are each kept on one line
+by a span (cold read 20: "Llama-3.1-8B-" ending a line, "Instruct" beginning the next), the text
+unchanged. ``nobreak`` (a template filter) does the same for the amounts inside names and sources
+("A100 SXM 80 GB").
 """
 from __future__ import annotations
 
@@ -24,29 +27,47 @@ def nobreak(text) -> str:
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# What is not running text, kept as it is: inline code, a menu or a text box (whose options hold
+# text only), an HTML tag (its attributes), a link's destination, an attribute list ({.explore}),
+# an address.
+_ASIDE = re.compile(r"(`+)(?:(?!\1).)+?\1|<(select|textarea)\b.*?</\2>|<[^<>]*>|\]\([^()]*\)|\{[^{}]*\}"
+                    r"|https?://\S+")
+# A hyphenated name: kept whole if it has a digit (a model, a version) or is one of the field's
+# names without one, and is short (a longer one may be wider than a phone's line).
+_HYPHENATED = re.compile(r"(?<![\w./-])[A-Za-z0-9][\w.]*(?:-[\w.]*[A-Za-z0-9])+(?![\w/-])")
+NAMES_WITHOUT_DIGITS = ("n-gram", "TensorRT-LLM")
+NAME_CHARS = 24  # as views/names.js
+SHORT_CODE_CHARS = 16
+_NOWRAP = '<span class="spec-nowrap">{}</span>'
 
 
 def keep_together(markdown: str) -> str:
     """``markdown`` with a no-break space on both sides of the "=" in "γ = 4", "α = 0.75" and
-    "B = 64", outside fenced code, <pre> blocks and inline code."""
+    "B = 64", and short hyphenated names and short inline code with a space kept on one line,
+    outside the front matter, fenced code, <pre> blocks, headings, HTML tags, link destinations and
+    addresses."""
     out = []
     fenced = pre = False
-    for line in markdown.split("\n"):
+    lines = markdown.split("\n")
+    # the YAML front matter is the page's metadata (its description is a <meta> attribute)
+    front = lines.index("---", 1) + 1 if lines and lines[0] == "---" and "---" in lines[1:] else 0
+    out, lines = lines[:front], lines[front:]
+    for line in lines:
         if _FENCE.match(line):
             fenced = not fenced
             out.append(line)
             continue
         if "<pre" in line:
             pre = True
-        if fenced or pre:
+        if fenced or pre or line.startswith("#"):
             out.append(line)
         else:
-            # the code spans kept aside, the rest joined
             parts, last = [], 0
-            for m in _CODE_SPAN.finditer(line):
+            for m in _ASIDE.finditer(line):
                 parts.append(_join(line[last:m.start()]))
-                parts.append(m.group(0))
+                aside = m.group(0)
+                short_code = aside.startswith("`") and " " in aside and len(aside.strip("`")) <= SHORT_CODE_CHARS
+                parts.append(_NOWRAP.format(aside) if short_code else aside)
                 last = m.end()
             parts.append(_join(line[last:]))
             out.append("".join(parts))
@@ -55,5 +76,13 @@ def keep_together(markdown: str) -> str:
     return "\n".join(out)
 
 
+def _keep_name(m: re.Match) -> str:
+    name = m.group(0)
+    if len(name) <= NAME_CHARS and (any(c.isdigit() for c in name) or name in NAMES_WITHOUT_DIGITS):
+        return _NOWRAP.format(name)
+    return name
+
+
 def _join(text: str) -> str:
-    return SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{UNIT_SPACE}{m.group(2)}{UNIT_SPACE}", text)
+    text = SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{UNIT_SPACE}{m.group(2)}{UNIT_SPACE}", text)
+    return _HYPHENATED.sub(_keep_name, text)

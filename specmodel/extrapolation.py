@@ -19,19 +19,20 @@ def extrapolation_note(state, catalog=None) -> str | None:
         return None
     gpu = catalog.gpus[state.gpu].label if catalog else state.gpu
     target = catalog.targets[state.target].label if catalog else state.target
-    away = []
+    # what is carried over, said for what differs (found by a cold read: "for the target … the
+    # efficiencies scale with the datasheet peaks", where only the target had changed)
+    carried = []
     if state.gpu != CALIBRATED_GPU:
-        away.append(f"the GPU ({gpu})")
+        carried.append(f"on the {gpu} the achieved fractions of the datasheet peaks and the launch, step and "
+                       "per-sequence costs are kept")
     if state.target != CALIBRATED_TARGET:
-        away.append(f"the target ({target})")
+        carried.append(f"{target} is priced from its own bytes and FLOPs with the same constants")
     if state.tp > 1:
-        away.append(f"tensor parallelism ({state.tp} GPUs)")
-    if not away:
+        carried.append(f"on {state.tp} GPUs each all-reduce adds an estimated latency")
+    if not carried:
         return None
-    return ("extrapolated: the calibrated constants were fitted on Qwen3-8B on one H100 in vLLM; for "
-            + " and ".join(away) + " the efficiencies scale with the datasheet peaks and the launch, step and "
-            "per-sequence costs are carried over" + (", and each all-reduce adds an estimated latency"
-                                                     if state.tp > 1 else ""))
+    return ("extrapolated: the calibrated constants were fitted on Qwen3-8B on one H100 in vLLM; "
+            + "; ".join(carried))
 
 
 def extrapolation_rule() -> str:

@@ -142,7 +142,7 @@ def test_print_shows_the_current_state(new_context, artifacts):
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 5
 
 
-@pytest.mark.parametrize("width", [1440, 1280, 375])
+@pytest.mark.parametrize("width", [1440, 1280, 740, 375])
 @pytest.mark.parametrize("path", ["/", "/model/"])
 def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, width, path):
     """Code, commands, log lines and formulas wrap; a wide table scrolls only inside a wrapper that
@@ -371,26 +371,46 @@ CODE_BROKEN_MID_WORD = r"""() => {
 }"""
 
 
-# Short names with a hyphen or a slash that the page shows on two lines: in inline code any
-# (`whole-pass`), in a table's short cell a model's or a version's ("Qwen3-30B-A3B"; "all-reduce"
-# may break as a word does, and so may a name inside a cell's sentence).
-NAMES_BROKEN = r"""() => [...document.querySelectorAll('article td, article :not(pre) > code')]
-  .filter(e => e.offsetWidth && !e.closest('details:not([open])')).flatMap(e => {
-    const versioned = e.tagName === 'TD';
-    if (versioned && e.textContent.trim().length > 60) return [];  // a sentence (a source) breaks as prose does
-    const range = document.createRange(), out = [];
+# Short names that the page shows on two lines: in inline code any with a hyphen or a slash
+# (`whole-pass`), and a short piece of code with a space (`ĉ = 0`); anywhere else a hyphenated
+# model's or version's name ("Qwen3-30B-A3B", "EAGLE-3") or one of the field's ("n-gram",
+# "TensorRT-LLM"), in prose, tables, captions and what the page writes; "all-reduce" may break as
+# a word does (generator/typography.py, views/names.js; found by cold reads at every width).
+NAMES_BROKEN = r"""() => {
+  const range = document.createRange(), out = [];
+  const lines = (node, start, end) => {
+    range.setStart(node, start);
+    range.setEnd(node, end);
+    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  };
+  const shown = (e) => e.offsetWidth && !e.closest('details:not([open]), [hidden]');
+  for (const code of document.querySelectorAll('article :not(pre) > code')) {
+    if (!shown(code)) continue;
+    const text = code.textContent;
+    if (text.length <= 16 && text.includes(' ')) {
+      const rects = new Set([...code.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (rects.size > 1) out.push(text);
+    }
+  }
+  const seen = new Set();
+  for (const e of document.querySelectorAll('article :is(p, li, td, th, figcaption, dt, dd, code):not(pre *)')) {
+    if (!shown(e)) continue;
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      for (const m of n.data.matchAll(/[^\s,;()]*[\p{L}\p{N}][-\/][^\s,;()]*[\p{L}\p{N}]/gu)) {
-        if (m[0].length > 24 || (versioned && !/\d/.test(m[0]) && !n.parentElement.closest('code'))) continue;
-        range.setStart(n, m.index);
-        range.setEnd(n, m.index + m[0].length);
-        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-        if (tops.size > 1) out.push(m[0]);
+      if (seen.has(n)) continue;
+      seen.add(n);
+      const code = n.parentElement.closest('code');
+      const pattern = code ? /[^\s,;()]*[\p{L}\p{N}][-\/][^\s,;()]*[\p{L}\p{N}]/gu
+                           : /(?<![\w.\/-])[A-Za-z0-9][\w.]*(?:-[\w.]*[A-Za-z0-9])+(?![\w\/-])/g;
+      for (const m of n.data.matchAll(pattern)) {
+        if (m[0].length > 24) continue;
+        if (!code && !/\d/.test(m[0]) && !['n-gram', 'TensorRT-LLM'].includes(m[0])) continue;
+        if (lines(n, m.index, m.index + m[0].length) > 1) out.push(m[0]);
       }
     }
-    return out;
-  })"""
+  }
+  return out;
+}"""
 
 
 # Each value in the bar with the word before it ("γ 4", "α 0.75", "64 seq"): [label, value, same
