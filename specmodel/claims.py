@@ -130,13 +130,14 @@ def claim_value(claim_id: str, state_text: str) -> float:
 def evaluate_claims(csv_text: str) -> list[dict]:
     """Every row of the claims CSV (text, as in ``essay_claims.csv``) with our value.
 
-    Each row gains ``expected`` (the CSV's model_value, float), ``ours`` (float) and ``ok``
-    (within the row's relative tolerance of ``expected``).
+    Each row gains ``expected`` (the CSV's model_value, float: the specified model's value),
+    ``tolerance`` (its rel_tolerance, float), ``ours`` (float) and ``ok`` (within that relative
+    tolerance of ``expected``).
     """
     rows = []
     for row in csv.DictReader(io.StringIO(csv_text)):
         ours = claim_value(row["id"], row["state"])
-        expected = float(row["model_value"])
-        rows.append({**row, "expected": expected, "ours": ours,
-                     "ok": abs(ours - expected) <= float(row["rel_tolerance"]) * abs(expected)})
+        expected, tolerance = float(row["model_value"]), float(row["rel_tolerance"])
+        rows.append({**row, "expected": expected, "tolerance": tolerance, "ours": ours,
+                     "ok": abs(ours - expected) <= tolerance * abs(expected)})
     return rows

@@ -63,8 +63,25 @@ def test_vllm_log_line_and_config():
 def test_claims_all_within_tolerance():
     out = run("claims")
     assert out.returncode == 0
-    assert out.stdout.rstrip().endswith("every row within tolerance")
+    assert re.search(r"all \d+ rows match the specified values$", out.stdout.rstrip())
     assert " NO " not in out.stdout
+
+
+def test_claims_says_what_each_column_is_and_each_rows_tolerance():
+    """Found by a cold read: the "expected" column was nowhere explained (and equalled "ours"), "within
+    yes" compared ours with it and not with the seed's figure, no tolerance was shown, and "every row
+    within tolerance" read like a test report."""
+    out = run("claims")
+    head = " ".join(out.stdout.split("\n\n")[0].split())
+    for column in ("seed:", "specified:", "ours:", "match:"):
+        assert column in head, column
+    assert "random run" in head and "relative tolerance" in head
+    rows = [ln.split() for ln in out.stdout.splitlines() if ln.startswith(("headline_", "b64_"))]
+    assert rows and all(r[4].startswith("±") and r[4].endswith("%") for r in rows), rows
+    header = next(ln for ln in out.stdout.splitlines() if ln.startswith("id "))
+    assert header.split() == ["id", "seed", "specified", "ours", "tolerance", "match"]
+    assert "within tolerance" not in out.stdout
+    assert "seed:" in run("claims", "--help").stdout
 
 
 @pytest.mark.parametrize("args,option", [
