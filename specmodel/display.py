@@ -24,9 +24,16 @@ def decimals_beside_one(x: float, decimals: int, extra: int = BESIDE_ONE_EXTRA) 
 
 
 def clip(text: str, width: int) -> str:
-    """``text`` cut to ``width`` characters for a column, with "…" where it was cut (found by a cold
-    read: "draft model (chain) - time bre" read as a label)."""
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """``text`` cut to ``width`` characters for a column, after a whole word where one ends in the
+    last third, with "…" where it was cut (found by cold reads: "draft model (chain) - time bre"
+    read as a label; "time breakdo…" still cut a word)."""
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    space = cut.rstrip().rfind(" ")
+    if space >= (2 * width) // 3:
+        cut = cut[:space]
+    return cut.rstrip(" -,;:(") + "…"
 
 
 # A symbol set equal to a number in running text ("γ = 4", "α = 0.75", "α ≈ 0.30", "B = 64"): a

@@ -49,7 +49,9 @@ def validate_text(rows: list, catalog: Catalog) -> str:
     summary over the held rows."""
     lines = ["Every measurement against each cost model. Step times and ratios: relative error; time shares "
              "(drafting/verification): the larger miss in percentage points. * read off a plot; vLLM unless "
-             "another engine is named; held: the row's tolerance applies (the calibrated model is held to it).", ""]
+             "another engine is named; held: the row's tolerance applies (the calibrated model is held to it). "
+             "row: the measurement's id in specmodel/data/measurements-calibration.csv (`validate --data` "
+             "reads another file).", ""]
     lines.append(f"{'row':>4} {'setting':<48} {'measured':>11} " + " ".join(f"{n:>22}" for n in COST_MODELS)
                  + "  held")
     bases = set()
@@ -57,7 +59,8 @@ def validate_text(rows: list, catalog: Catalog) -> str:
         m, p = r.measurement, r.point
         star = "*" if m.read_off_plot else " "
         engine = f" in {_engine_name(catalog, p.engine)}" if p is not None and p.engine != "vllm" else ""
-        rest = f"{engine}, batch {m['batch']}"
+        batch = m["batch"]
+        rest = f"{engine}, " + (f"batch {batch}" if batch.isdigit() or batch == "not stated" else batch)
         # as much of the method as the column leaves room for (cut with "…", never mid-word unsaid)
         setting = clip(f"{clip(m['method'], max(20, 48 - len(rest)))}{rest}", 48)
         if r.reason:

@@ -266,6 +266,20 @@ def test_validate_names_each_rows_engine_says_why_a_row_is_no_test_and_explains_
         assert re.fullmatch(r"(ok|MISS) \(±[\d.]+ ?(pp|%)\)|no: .+", held), line
         if ONE_POINT_ENGINES.get(point.engine) == point.id:
             assert held == f"no: sets {name}'s step overhead", line
+    # a label cut to its column ends on a whole word (found by a cold read: "time breakdo…")
+    import csv as csv_module
+    from specmodel.cli import DATA
+    methods = {r["id"]: r["method"] for r in csv_module.DictReader(
+        (DATA / "measurements-calibration.csv").read_text(encoding="utf-8").splitlines())}
+    clipped = 0
+    for row_id, line in rows.items():
+        m = re.match(r"\s*\d+[* ](.*?)…", line)
+        if m and methods[row_id].startswith(m.group(1)):
+            clipped += 1
+            assert methods[row_id][len(m.group(1))] in " -,;:(", (m.group(1), methods[row_id])
+    assert clipped > 0
+    assert "row: the measurement's id in" in out.stdout.split("\n\n")[0]
+    assert "batch light load" not in out.stdout and ", light load" in out.stdout
     used = set(re.findall(r"\[(\w+) context [\d,]+\]", out.stdout))
     assert used and used <= set(CONTEXT_LEGEND)
     for basis in used:
