@@ -308,8 +308,13 @@ LOAD_REPORT = """() => {
     notes: {
       visible: !region.hidden && region.getBoundingClientRect().height > 0,
       texts: [...region.querySelectorAll('p')].map((p) => p.textContent),
-      // Only <p> elements holding text: nothing else was built from the URL.
-      elements: [...region.querySelectorAll('*')].map((e) => e.tagName + e.childElementCount),
+      // Only <p> elements holding text (and the page's own spans that keep a name or a value on
+      // one line, holding text alone, with no attribute but their class): nothing else was built
+      // from the URL.
+      elements: [...region.querySelectorAll('*')].map((e) =>
+        e.tagName === 'SPAN' && e.className === 'spec-nowrap' && e.attributes.length === 1 && e.childElementCount === 0
+          ? 'P0' : e.tagName + (e.tagName === 'P' ? e.querySelectorAll(':scope > :not(span.spec-nowrap)').length
+                                                  + [...e.children].filter((c) => c.childElementCount).length : e.childElementCount)),
     },
     controls: Object.fromEntries(['batch','context','drafter','gamma','alpha','acceptance','workload'].map((k) => [k, form.elements.namedItem(k).value])),
     search: location.search,
