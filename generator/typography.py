@@ -53,6 +53,10 @@ def keep_together(markdown: str) -> str:
     front = lines.index("---", 1) + 1 if lines and lines[0] == "---" and "---" in lines[1:] else 0
     out, lines = lines[:front], lines[front:]
     for line in lines:
+        # a Markdown table's row: views/wide-tables.js keeps the names in its short cells whole
+        # where the table fits, else shows it as cards; kept whole here, the names of a table of
+        # many columns made it too wide for a laptop (the model page's measurements)
+        table = line.startswith("|")
         if _FENCE.match(line):
             fenced = not fenced
             out.append(line)
@@ -64,16 +68,24 @@ def keep_together(markdown: str) -> str:
         else:
             parts, last = [], 0
             for m in _ASIDE.finditer(line):
-                parts.append(_join(line[last:m.start()]))
+                parts.append(_join(line[last:m.start()], names=not table))
                 aside = m.group(0)
                 short_code = aside.startswith("`") and " " in aside and len(aside.strip("`")) <= SHORT_CODE_CHARS
                 parts.append(_NOWRAP.format(aside) if short_code else aside)
                 last = m.end()
-            parts.append(_join(line[last:]))
+            parts.append(_join(line[last:], names=not table))
             out.append("".join(parts))
         if "</pre>" in line:
             pre = False
     return "\n".join(out)
+
+
+def without_nowrap(markdown: str) -> str:
+    """``markdown`` without the spans keep_together adds: its words as written."""
+    return _NOWRAP_SPAN.sub(r"\1", markdown)
+
+
+_NOWRAP_SPAN = re.compile(r'<span class="spec-nowrap">(.*?)</span>')
 
 
 def _keep_name(m: re.Match) -> str:
@@ -83,6 +95,6 @@ def _keep_name(m: re.Match) -> str:
     return name
 
 
-def _join(text: str) -> str:
+def _join(text: str, names: bool = True) -> str:
     text = SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{UNIT_SPACE}{m.group(2)}{UNIT_SPACE}", text)
-    return _HYPHENATED.sub(_keep_name, text)
+    return _HYPHENATED.sub(_keep_name, text) if names else text

@@ -318,4 +318,7 @@ def test_an_amount_keeps_its_unit_on_its_line(site):
     assert checked > 20  # the check saw the essay's amounts
     assert SPLIT_AMOUNT.search("reads 16.70 GB") and not SPLIT_AMOUNT.search("reads 16.70\u00a0GB, 2 GBs")
     from generator.typography import keep_together
-    assert keep_together("at γ = 4 and `γ = 4`") == "at γ\u00a0=\u00a04 and `γ = 4`"
+    assert keep_together("at γ = 4 and `γ = 4`") == 'at γ\u00a0=\u00a04 and <span class="spec-nowrap">`γ = 4`</span>'
+    assert keep_together("the Qwen3-0.6B drafter, `fit-metrics` and [n-gram](?drafter=ngram-3){.explore}") == (
+        'the <span class="spec-nowrap">Qwen3-0.6B</span> drafter, `fit-metrics` and '
+        '[<span class="spec-nowrap">n-gram</span>](?drafter=ngram-3){.explore}')

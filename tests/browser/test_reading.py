@@ -374,8 +374,9 @@ CODE_BROKEN_MID_WORD = r"""() => {
 # Short names that the page shows on two lines: in inline code any with a hyphen or a slash
 # (`whole-pass`), and a short piece of code with a space (`ĉ = 0`); anywhere else a hyphenated
 # model's or version's name ("Qwen3-30B-A3B", "EAGLE-3") or one of the field's ("n-gram",
-# "TensorRT-LLM"), in prose, tables, captions and what the page writes; "all-reduce" may break as
-# a word does (generator/typography.py, views/names.js; found by cold reads at every width).
+# "TensorRT-LLM"), in prose, captions and what the page writes, and a model's or version's in a
+# table's short cell; "all-reduce" may break as a word does (generator/typography.py,
+# views/names.js, views/wide-tables.js; found by cold reads at every width).
 NAMES_BROKEN = r"""() => {
   const range = document.createRange(), out = [];
   const lines = (node, start, end) => {
@@ -393,8 +394,12 @@ NAMES_BROKEN = r"""() => {
     }
   }
   const seen = new Set();
-  for (const e of document.querySelectorAll('article :is(p, li, td, th, figcaption, dt, dd, code):not(pre *)')) {
+  for (const e of document.querySelectorAll('article :is(p, li, td, figcaption, dt, dd, code):not(pre *)')) {
     if (!shown(e)) continue;
+    // a table's cell: only a model's or a version's name in a short cell (a sentence, a source,
+    // breaks as prose does; views/wide-tables.js); a header may break in a narrow column
+    const cell = e.tagName === 'TD';
+    if (cell && e.textContent.trim().length > 60) continue;
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       if (seen.has(n)) continue;
@@ -404,7 +409,7 @@ NAMES_BROKEN = r"""() => {
                            : /(?<![\w.\/-])[A-Za-z0-9][\w.]*(?:-[\w.]*[A-Za-z0-9])+(?![\w\/-])/g;
       for (const m of n.data.matchAll(pattern)) {
         if (m[0].length > 24) continue;
-        if (!code && !/\d/.test(m[0]) && !['n-gram', 'TensorRT-LLM'].includes(m[0])) continue;
+        if (!code && !/\d/.test(m[0]) && (cell || !['n-gram', 'TensorRT-LLM'].includes(m[0]))) continue;
         if (lines(n, m.index, m.index + m[0].length) > 1) out.push(m[0]);
       }
     }
