@@ -95,6 +95,12 @@ def _keep_name(m: re.Match) -> str:
     return name
 
 
+# A GPU's name and a count of GPUs are one item each: "H100 SXM", "2 GPUs" (cold read 21: "H100" ending
+# a line, "SXM" beginning the next).
+GPU_PHRASE = re.compile(r"\b([A-Z]+\d+[A-Z]*) (SXM|PCIe|NVL)\b|\b(\d+) (GPUs?|H100s|H200s)\b")
+
+
 def _join(text: str, names: bool = True) -> str:
     text = SYMBOL_VALUE.sub(lambda m: f"{m.group(1)}{UNIT_SPACE}{m.group(2)}{UNIT_SPACE}", text)
+    text = GPU_PHRASE.sub(lambda m: UNIT_SPACE.join(g for g in m.groups() if g), text)
     return _HYPHENATED.sub(_keep_name, text) if names else text

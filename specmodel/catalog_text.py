@@ -15,7 +15,7 @@ def catalog_text(catalog: Catalog) -> str:
                      f"{g.peak_memory_bandwidth_bytes_per_s / 1e12:.3g} TB/s, {g.memory_capacity_bytes / 1e9:.0f} GB, "
                      f"interconnect {g.interconnect_bytes_per_s / 1e9:.0f} GB/s each way"
                      + ("" if key == CALIBRATED_GPU else "  [calibrated constants extrapolated]"))
-        lines.append(f"             source: {g.source}")
+        lines.append(wrap(f"source: {g.source}", width=120, initial_indent=" " * 13, subsequent_indent=" " * 21))
     lines += ["", "Models (Hugging Face config.json; parameters computed from the fields):"]
     for key, m in catalog.models.items():
         role = "target" if key in catalog.targets else "head" if m.is_eagle3_head else "draft"
@@ -29,9 +29,10 @@ def catalog_text(catalog: Catalog) -> str:
         serves = [t for t in catalog.targets if d.serves(catalog.targets[t])]
         heads = getattr(d, "heads", None)
         detail = ("; heads: " + ", ".join(f"{t} → {h.hf_id}" for t, h in heads.items())) if heads else ""
-        lines.append(f"  {key:<14} {d.kind:<11} {d.label}: {', '.join(serves)}{detail}")
-    lines += ["", "Typical acceptance (the default α of evaluate and the page: each drafter on each target and task;",
-              "measured where published, carried from another target's drafter, or assumed):"]
+        lines.append(wrap(f"{key:<14} {d.kind:<11} {d.label}: {', '.join(serves)}{detail}", width=120,
+                          initial_indent="  ", subsequent_indent=" " * 29))
+    lines += ["", "Typical acceptance (evaluate's default α, which the page rounds to its grid of 0.05: each drafter",
+              "on each target and task; measured where published, carried from another target's drafter, or assumed):"]
     for drafter, by_target in catalog.typical_acceptance.items():
         for target, by_task in by_target.items():
             for task, t in by_task.items():

@@ -318,6 +318,7 @@ def test_an_amount_keeps_its_unit_on_its_line(site):
     assert checked > 20  # the check saw the essay's amounts
     assert SPLIT_AMOUNT.search("reads 16.70 GB") and not SPLIT_AMOUNT.search("reads 16.70\u00a0GB, 2 GBs")
     from generator.typography import keep_together
+    assert keep_together("one H100 SXM, 2 GPUs") == "one H100\u00a0SXM, 2\u00a0GPUs"
     assert keep_together("at γ = 4 and `γ = 4`") == 'at γ\u00a0=\u00a04 and <span class="spec-nowrap">`γ = 4`</span>'
     assert keep_together("the Qwen3-0.6B drafter, `fit-metrics` and [n-gram](?drafter=ngram-3){.explore}") == (
         'the <span class="spec-nowrap">Qwen3-0.6B</span> drafter, `fit-metrics` and '

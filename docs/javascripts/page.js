@@ -17,6 +17,7 @@ import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
 import { fitWideTables } from "./views/wide-tables.js";
+import { keepPhrasesWhole } from "./views/names.js";
 import { ReadingAnchor } from "./views/reading-anchor.js";
 import { claimPopState, installSectionLinks, sectionNamed } from "./views/section-links.js";
 import { setText } from "./views/dom.js";
@@ -479,6 +480,7 @@ class Page {
         setText(extrapolation, ((note ? `This configuration is ${note}.` : "") + (greyed.length
           ? ` Greyed out here, offered as settings for ${labels.target[target]} on one ${labels.gpu[gpu]} only: ${greyed.join(", ")}.`
           : "")).trim());
+        keepPhrasesWhole(extrapolation); // "on 2 GPUs", "H200 SXM" on one line (views/names.js)
         extrapolation.hidden = extrapolation.textContent === "";
       }
       const config = this.sim.querySelector("[data-vllm=config]");

@@ -148,3 +148,15 @@ def test_a_gpu_without_a_chosen_setting_says_what_it_changed(page, page_log):
                            ("workload", "steady-state", "closed-batch")):
         assert f"{labels[name][was]} is not available for Qwen3-8B on L40S; using {labels[name][now]}." in said, name
     assert "=" not in said and "tp" not in said  # the reader's words, not the URL's
+
+
+def test_a_linked_drafter_of_another_family_is_said_to_be_so_not_unavailable_on_the_gpu(page, page_log):
+    """Found by a cold read: /?drafter=llama-3.2-1b said "… is not available for Qwen3-8B on H100
+    SXM", as if the GPU were why; a draft model goes with its target's family."""
+    page.goto("/?drafter=llama-3.2-1b")
+    wait_rendered(page, "")
+    said = page.locator("#simulation [data-notes]").inner_text()
+    labels = manifest()["labels"]
+    assert (f"{labels['drafter']['llama-3.2-1b']} drafts for another family than Qwen3-8B; using "
+            f"{labels['drafter']['qwen3-0.6b']}.") in " ".join(said.split()), said
+    assert "H100" not in said

@@ -794,7 +794,8 @@ def test_on_a_phone_an_amount_in_the_prose_keeps_its_unit_on_its_line(new_contex
         const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
           if (node.parentElement.closest('code')) continue;
-          for (const m of node.data.matchAll(/[\d.,]+\s(GB|GiB|MB|kB|ms|µs|TB\/s|TFLOP|TFLOP\/s|tokens\/s)(?![\w\/])/g)) {
+          // (and a GPU's name or a count of GPUs, one item each: cold read 21, "H100" / "SXM")
+          for (const m of node.data.matchAll(/[\d.,]+\s(GB|GiB|MB|kB|ms|µs|TB\/s|TFLOP|TFLOP\/s|tokens\/s)(?![\w\/])|\b[A-Z]+\d+[A-Z]*\s(?:SXM|PCIe|NVL)\b|\b\d+\s(?:GPUs?|H100s|H200s)\b/g)) {
             amounts += 1;
             if (lines(node, m.index, m.index + m[0].length) > 1) split.push(m[0]);
           }

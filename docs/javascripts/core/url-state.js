@@ -161,7 +161,11 @@ export function constrainState(state, manifest, asked = new Set()) {
     const fallback = values.includes(defaultState(manifest)[name]) ? defaultState(manifest)[name] : values[0];
     const noun = FIELD_NOUNS[name] ?? keys[name];
     if (asked.has(name)) {
-      notes.push(`${noun}: ${describe(name, out[name])} is not available for ${where}; using ${describe(name, fallback)}.`);
+      // a drafter goes with its target's family, whatever the GPU (found by a cold read: "… is not
+      // available for Qwen3-8B on H100 SXM", as if the GPU were why)
+      const why = name === "drafter" ? `drafts for another family than ${describe("target", config.target)}`
+        : `is not available for ${where}`;
+      notes.push(`${noun}: ${describe(name, out[name])} ${why}; using ${describe(name, fallback)}.`);
     } else if (chosen) {
       // Not asked for: the starting value the chosen target or GPU has no data for, filled in
       // (found once read as a correction of the link: "… is not available for … on L40S"; a
