@@ -55,6 +55,7 @@ def validate_text(rows: list, catalog: Catalog) -> str:
     lines.append(f"{'row':>4} {'setting':<48} {'measured':>11} " + " ".join(f"{n:>22}" for n in COST_MODELS)
                  + "  held")
     bases = set()
+    cut = {}  # row id → its whole method, for each label the column cut
     for r in rows:
         m, p = r.measurement, r.point
         star = "*" if m.read_off_plot else " "
@@ -63,6 +64,8 @@ def validate_text(rows: list, catalog: Catalog) -> str:
         rest = f"{engine}, " + (f"batch {batch}" if batch.isdigit() or batch == "not stated" else batch)
         # as much of the method as the column leaves room for (cut with "…", never mid-word unsaid)
         setting = clip(f"{clip(m['method'], max(20, 48 - len(rest)))}{rest}", 48)
+        if "…" in setting:
+            cut[m.id] = m["method"]
         if r.reason:
             lines.append(f"{m.id:>4}{star}{setting:<48} not modelled: {r.reason}")
             continue
@@ -81,6 +84,9 @@ def validate_text(rows: list, catalog: Catalog) -> str:
         bases.add(p.context_basis)
         lines.append(f"{m.id:>4}{star}{setting:<48} {_fmt(p.quantity, r.measured):>11} {' '.join(cells)}  "
                      f"{_held(r, catalog)}  [{p.context_basis} context {r.context_tokens:,.0f}]")
+    if cut:
+        # (found by a cold read: "draft model - draft/target…" did not say what row 100 measured)
+        lines += ["", "Labels cut above, whole:"] + [f"  {row_id:>4} {method}" for row_id, method in cut.items()]
     lines += ["", "[… context N]: the tokens in each sequence's KV cache the row is priced at;"]
     lines += [f"  {basis}: {CONTEXT_LEGEND[basis]}" for basis in CONTEXT_LEGEND if basis in bases]
     lines += ["", "Summary over held rows (count, median |error|, worst |error|):"]

@@ -253,7 +253,8 @@ def test_validate_names_each_rows_engine_says_why_a_row_is_no_test_and_explains_
     catalog = default_catalog()
     out = run("validate")
     assert out.returncode == 0, out.stderr
-    rows = {m.group(1): ln for ln in out.stdout.splitlines() if (m := re.match(r"\s*(\d+)[* ]", ln))}
+    table = out.stdout.split("\n\n")[1]  # (the labels given whole come after it)
+    rows = {m.group(1): ln for ln in table.splitlines() if (m := re.match(r"\s*(\d+)[* ]", ln))}
     for point in POINTS.values():
         line = rows[point.id]
         if "not modelled" in line:
@@ -278,6 +279,11 @@ def test_validate_names_each_rows_engine_says_why_a_row_is_no_test_and_explains_
             clipped += 1
             assert methods[row_id][len(m.group(1))] in " -,;:(", (m.group(1), methods[row_id])
     assert clipped > 0
+    # and each cut label is given whole under the table
+    whole = out.stdout.split("Labels cut above, whole:\n", 1)[1].split("\n\n", 1)[0]
+    for row_id, line in rows.items():
+        if re.match(r"\s*\d+[* ].*?…", line):
+            assert f"{row_id:>4} {methods[row_id]}" in whole, row_id
     assert "row: the measurement's id in" in out.stdout.split("\n\n")[0]
     assert "batch light load" not in out.stdout and ", light load" in out.stdout
     used = set(re.findall(r"\[(\w+) context [\d,]+\]", out.stdout))
