@@ -255,7 +255,9 @@ def _fit_metrics(args, catalog: Catalog) -> str:
 CLAIMS_LEGEND = ("seed: the figure the seed essay prints, from one random run of its own simulation; specified: "
                  "the value the exact specification of the whole-pass model gives (the seed's figures differ from it "
                  "by their run's chance); ours: this package's value; match: whether ours is the specified value "
-                 "within the row's relative tolerance.")
+                 "within the row's relative tolerance. Ours is the specified value to the digits shown except where "
+                 "we follow vLLM's arithmetic: the engine log's average draft acceptance rate is accepted / drafted "
+                 "of whole-token counts, where the specification divides the unrounded E[L] − 1 by γ.")
 
 
 def _claims() -> tuple[str, bool]:
