@@ -323,3 +323,16 @@ def test_an_amount_keeps_its_unit_on_its_line(site):
     assert keep_together("the Qwen3-0.6B drafter, `fit-metrics` and [n-gram](?drafter=ngram-3){.explore}") == (
         'the <span class="spec-nowrap">Qwen3-0.6B</span> drafter, `fit-metrics` and '
         '[<span class="spec-nowrap">n-gram</span>](?drafter=ngram-3){.explore}')
+
+
+def test_the_page_keeps_the_units_and_gpu_phrases_the_build_keeps():
+    """The paste box writes its own sentences and keeps their phrases on a line in the browser
+    (views/names.js), the build keeps the prose's (specmodel/display.py, generator/typography.py):
+    the two lists of unit symbols and GPU words must not drift apart (names.js lacked "TFLOP")."""
+    from generator.typography import GPU_PHRASE
+    from specmodel.display import UNIT_SYMBOLS
+    js = (ROOT / "docs" / "javascripts" / "views" / "names.js").read_text(encoding="utf-8")
+    units = re.search(r"\\\\d \(\?:([^)]*)\)\(\?!", js)
+    assert units and set(units.group(1).split("|")) == set(UNIT_SYMBOLS), units
+    gpu_words = re.findall(r"\(([A-Za-z0-9?]+(?:\|[A-Za-z0-9?]+)+)\)", GPU_PHRASE.pattern)
+    assert len(gpu_words) == 2 and all(f"(?:{words})" in js for words in gpu_words), gpu_words

@@ -106,22 +106,23 @@ def _quoted(text: str) -> str:
     return "'" + (text[:30] + "…" if len(text) > 30 else text) + "'"
 
 
-def _log_value(label: str, line: str, field: str, allowed: str) -> float | None:
-    """The number after ``label`` (a regular expression ending in its colon); None where the line
-    lacks the label. Anything else where the engine prints a number is refused, not skipped."""
-    m = re.search(label + r"\s*([^,\s]*)", line)
-    if not m:
-        return None
-    if not re.fullmatch(_NUMBER, m.group(1)):
-        problem = f"{_quoted(m.group(1))} is not a number" if m.group(1) else "no number follows it"
-        raise ImpossibleMetricsError(field, problem, allowed)
-    return float(m.group(1))
-
-
 def _log_text(label: str, line: str) -> str | None:
-    """The number after ``label`` as the line writes it (read by _log_value first)."""
+    """The number after ``label`` (a regular expression ending in its colon) as the line writes
+    it; None where the line lacks the label."""
     m = re.search(label + r"\s*([^,\s]*)", line)
     return m.group(1) if m else None
+
+
+def _log_value(label: str, line: str, field: str, allowed: str) -> float | None:
+    """The number after ``label`` (see _log_text); None where the line lacks the label. Anything
+    else where the engine prints a number is refused, not skipped."""
+    text = _log_text(label, line)
+    if text is None:
+        return None
+    if not re.fullmatch(_NUMBER, text):
+        problem = f"{_quoted(text)} is not a number" if text else "no number follows it"
+        raise ImpossibleMetricsError(field, problem, allowed)
+    return float(text)
 
 
 _TOKENS = "a whole number of tokens, 0 or more"

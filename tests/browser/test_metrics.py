@@ -3,14 +3,18 @@ and gets the same reading and fit; its answer and flags are the command line's; 
 partial pastes; the box at phone width, in dark mode, by keyboard, announced once."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from specmodel import FIELDS
+from specmodel.cli import main
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, SPREAD_RATIO, Reading
@@ -51,9 +55,12 @@ def _python(text: str):
 
 
 def _cli(*args: str, stdin: str) -> dict:
-    out = subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", "-", "--json", "--site-grid", *args],
-                         capture_output=True, text=True, input=stdin, check=True)
-    return json.loads(out.stdout)
+    """`fit-metrics - --json --site-grid *args` with ``stdin`` as its input, run in this process
+    (tests/test_metrics.py runs the command itself)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), mock.patch("sys.stdin", io.StringIO(stdin)):
+        assert main(["fit-metrics", "-", "--json", "--site-grid", *args]) == 0
+    return json.loads(out.getvalue())
 
 
 def _times(x: float) -> str:
@@ -191,18 +198,6 @@ FITTABLE = sorted(n for n, want in json.loads((DATA / "expected.json").read_text
                   if not n.startswith("_") and not want.get("unfittable"))
 
 
-def _cli_here(path) -> dict:
-    """`fit-metrics <path> --json --site-grid`, run in this process (what _cli runs in another)."""
-    import contextlib
-    import io
-
-    from specmodel.cli import main
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["fit-metrics", str(path), "--json", "--site-grid"]) == 0
-    return json.loads(out.getvalue())
-
-
 # the shared texts in three groups: three workers share them, each page set back between texts
 FITTABLE_GROUPS = [FITTABLE[i::3] for i in range(3)]
 
@@ -217,7 +212,7 @@ def test_each_text_is_answered_as_fit_metrics_site_grid_answers_it(home, names):
         wait_rendered(home, "")
         text = (DATA / name).read_text()
         _paste(home, text)
-        cli = _cli_here(DATA / name)
+        cli = _cli(stdin=(DATA / name).read_text())
         _check_answer_against_cli(home, cli)
         assert f"Speedup at γ = {cli['fit']['gamma']}: " in home.locator("[data-metrics-answer]").inner_text(), name
 

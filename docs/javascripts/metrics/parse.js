@@ -73,21 +73,22 @@ function quoted(text) {
   return `'${chars.length > 30 ? `${chars.slice(0, 30).join("")}…` : text}'`;
 }
 
-// The number after `label` (a regular expression ending in its colon); null where the line lacks
-// the label. Anything else where the engine prints a number is refused, not skipped.
-function logValue(label, line, field, allowed) {
-  const m = new RegExp(`${label}\\s*([^,\\s]*)`).exec(line);
-  if (!m) return null;
-  if (!new RegExp(`^(?:${NUMBER})$`).test(m[1])) {
-    throw new ImpossibleMetricsError(field, m[1] ? `${quoted(m[1])} is not a number` : "no number follows it", allowed);
-  }
-  return number(m[1]);
-}
-
-// The number after `label` as the line writes it (read by logValue first; parse.py's _log_text).
+// The number after `label` (a regular expression ending in its colon) as the line writes it; null
+// where the line lacks the label (parse.py's _log_text).
 function logText(label, line) {
   const m = new RegExp(`${label}\\s*([^,\\s]*)`).exec(line);
   return m ? m[1] : null;
+}
+
+// The number after `label` (see logText); null where the line lacks the label. Anything else where
+// the engine prints a number is refused, not skipped.
+function logValue(label, line, field, allowed) {
+  const text = logText(label, line);
+  if (text === null) return null;
+  if (!new RegExp(`^(?:${NUMBER})$`).test(text)) {
+    throw new ImpossibleMetricsError(field, text ? `${quoted(text)} is not a number` : "no number follows it", allowed);
+  }
+  return number(text);
 }
 
 const TOKENS = "a whole number of tokens, 0 or more";

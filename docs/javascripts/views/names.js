@@ -17,7 +17,7 @@ export function keepNamesWhole(el, { versioned = false } = {}) {
 // not no-break spaces: the text stays the command line's, word for word. Found by a cold read:
 // at 375 px the summary ended a line on "α =" and split "n-gram" and "Llama-3.3-70B-Instruct".
 const PHRASE = new RegExp(
-  `(?<![\\w\`])[γαB] [=≈] [\\d.,]*\\d|[\\d.,]*\\d (?:GB|GiB|MB|kB|ms|µs|TB/s|GB/s|TFLOP/s|PFLOP/s|W)(?![\\w/])` +
+  `(?<![\\w\`])[γαB] [=≈] [\\d.,]*\\d|[\\d.,]*\\d (?:GB|GiB|MB|kB|ms|µs|TB/s|GB/s|TFLOP|TFLOP/s|PFLOP/s|W)(?![\\w/])` +
     // a GPU's name and a count of GPUs (generator/typography.py GPU_PHRASE)
     `|\\b[A-Z]+\\d+[A-Z]* (?:SXM|PCIe|NVL)\\b|\\b\\d+ (?:GPUs?|H100s|H200s)\\b|${NAME.source}`,
   "gu",
