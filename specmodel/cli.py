@@ -11,6 +11,7 @@ import csv
 import hashlib
 import json
 import math
+import os
 import sys
 from dataclasses import replace
 from importlib import resources
@@ -384,6 +385,50 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
     return parser
 
 
+def _run(args: argparse.Namespace, catalog: Catalog) -> int:
+    """The chosen subcommand; its exit status."""
+    if args.command == "claims":
+        text, ok = _claims()
+        print(text)
+        return 0 if ok else 1
+    if args.command == "calibrate":
+        # The fit needs no engine: it runs even when the stored constants are broken.
+        print(_calibrate(args, load_catalog(engine_entries={})))
+        return 0
+    if args.command == "validate":
+        print(_validate(args, catalog))
+        return 0
+    if args.command == "sweep":
+        values = {name: [None] if name in SWEEP_AS_EVALUATE and getattr(args, name) is None
+                  else parse_values(f, getattr(args, name), catalog) for name, f in FIELDS.items()}
+        rows = sweep(values, catalog)
+        write_rows(rows, args.format, sys.stdout)
+        return 0
+    if args.command == "catalog":
+        print(catalog_text(catalog))
+        return 0
+    if args.command == "fit-metrics":
+        print(_fit_metrics(args, catalog))
+        return 0
+    state = _state(args, catalog)
+    catalog.check_state(state)
+    r = evaluate(state, catalog=catalog)
+    if not args.ignore_memory:
+        _check_memory(state, catalog, r)
+    if args.command == "evaluate":
+        if args.json:
+            print(json.dumps({k: v for k, v in r.as_dict().items() if k in READOUT_KEYS}))
+        else:
+            print(_table(state, catalog, r, _alpha_note(args, state, catalog)))
+    else:
+        print(speculative_config_flag(state, catalog))
+        print(engine_log_line(engine_log_window(state, r)))
+        note = _alpha_note(args, state, catalog)
+        if note:  # which α the line is for: the page's simulation starts every drafter at 0.75
+            print(f"# {note}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
     try:
@@ -395,52 +440,20 @@ def main(argv: list[str] | None = None) -> int:
         catalog = load_catalog(engine_entries={})
     args = build_parser(catalog).parse_args(argv)
     try:
-        if args.command == "claims":
-            text, ok = _claims()
-            print(text)
-            return 0 if ok else 1
-        if args.command == "calibrate":
-            # The fit needs no engine: it runs even when the stored constants are broken.
-            print(_calibrate(args, load_catalog(engine_entries={})))
-            return 0
-        if args.command == "validate":
-            print(_validate(args, catalog))
-            return 0
-        if args.command == "sweep":
-            values = {name: [None] if name in SWEEP_AS_EVALUATE and getattr(args, name) is None
-                      else parse_values(f, getattr(args, name), catalog) for name, f in FIELDS.items()}
-            rows = sweep(values, catalog)
-            write_rows(rows, args.format, sys.stdout)
-            return 0
-        if args.command == "catalog":
-            print(catalog_text(catalog))
-            return 0
-        if args.command == "fit-metrics":
-            print(_fit_metrics(args, catalog))
-            return 0
-        state = _state(args, catalog)
-        catalog.check_state(state)
-        r = evaluate(state, catalog=catalog)
-        if not args.ignore_memory:
-            _check_memory(state, catalog, r)
-        if args.command == "evaluate":
-            if args.json:
-                print(json.dumps({k: v for k, v in r.as_dict().items() if k in READOUT_KEYS}))
-            else:
-                print(_table(state, catalog, r, _alpha_note(args, state, catalog)))
-        else:
-            print(speculative_config_flag(state, catalog))
-            print(engine_log_line(engine_log_window(state, r)))
-            note = _alpha_note(args, state, catalog)
-            if note:  # which α the line is for: the page's simulation starts every drafter at 0.75
-                print(f"# {note}")
+        status = _run(args, catalog)
+        sys.stdout.flush()  # a closed pipe raises here, not at exit where nothing can catch it
+        return status
     except ModelInputError as e:
         print(f"specmodel: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader stopped reading (`specmodel sweep … | head`): not an error of ours; the
+        # Python docs' recipe points stdout at devnull so the exit's flush cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as e:
         print(f"specmodel: error: {e}", file=sys.stderr)
         return 2
-    return 0
 
 
 __all__ = ["main", "build_parser", "MAX_SWEEP_STATES"]

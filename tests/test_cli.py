@@ -314,3 +314,16 @@ def test_the_catalog_prints_the_typical_acceptance_evaluate_defaults_to_and_cuts
     validate = run("validate").stdout
     # a method cut to its column says so: "draft model (chain) - time b…, batch 1", never "time bre, batch 1"
     assert "…, batch" in validate and not re.search(r"\b(?:bre|breakdo|CUDA gr), batch", validate), validate
+
+
+@pytest.mark.parametrize("command", [["sweep", "--batch", "1,2,4,8,16,32,64,128", "--gamma", "1,2,3,4,5,6,7,8,9,10",
+                                      "--context", "512,2048,8192"], ["catalog"]])
+def test_a_reader_that_stops_reading_gets_no_error(command):
+    """Found by a cold read: `specmodel evaluate … | head` printed "specmodel: error: [Errno 32]
+    Broken pipe": a pipe closed after its first line ends every command quietly."""
+    proc = subprocess.Popen([sys.executable, "-m", "specmodel", *command], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout.readline()
+    proc.stdout.close()  # what `head -1` does after its line
+    assert proc.stderr.read() == b""
+    assert proc.wait() in (0, 1)
