@@ -15,7 +15,7 @@ from specmodel.acceptance import FALLING_DECAY, RISING_DECAY, RISING_FIT_DATA
 from specmodel.metrics import advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import DYNAMIC_SD_DOCS
 from specmodel.metrics.parse import EXAMPLE as METRICS_EXAMPLE, Reading
-from specmodel.claims import SEED_TITLE, evaluate_claims
+from specmodel.claims import SEED_TITLE, claim_words, evaluate_claims
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
@@ -48,23 +48,7 @@ def _arch_values(arch) -> dict:
 
 def _claims_rows(labels: dict) -> list[dict]:
     rows = evaluate_claims((resources.files("specmodel") / "data" / "essay-claims.csv").read_text(encoding="utf-8"))
-    # the file's descriptions spell the symbols out ("gamma=10", "alpha .95"): the page writes them
-    def what(row: dict) -> str:
-        if row["id"] in _CLAIM_WORDS:
-            return _CLAIM_WORDS[row["id"]]
-        text = re.sub(r"\bgamma[= ](\d+)", r"γ = \1", row["what"])
-        text = re.sub(r"\b(batch|context) (\d{4,})\b", lambda m: f"{m[1]} {int(m[2]):,}", text)  # "8,192"
-        return re.sub(r"\balpha \.(\d+)", r"α = 0.\1", text)
-
-    return [{**row, "what": what(row), "state_words": state_in_words(row["state"], labels)} for row in rows]
-
-
-# Descriptions the file writes in ASCII shorthand ("1/(1-alpha)", "c 0", "0.75^17"), in words.
-_CLAIM_WORDS = {
-    "thm311": "Theorem 3.11's arithmetic factor, α = 0.75, γ = 4, a drafter with no arithmetic (ĉ = 0)",
-    "cf_ceiling": "closed-form ceiling 1/(1 − α), α = 0.75",
-    "survival_g17": "iterations per 17th guess that survives, 1/0.75¹⁷",
-}
+    return [{**row, "what": claim_words(row), "state_words": state_in_words(row["state"], labels)} for row in rows]
 
 
 # How specmodel's claims file names a state ("batch=64;context=8192"), in the page's words.

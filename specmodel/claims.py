@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Callable
 
 from .closed_forms import arithmetic_increase, expected_tokens_ceiling, expected_tokens_per_iteration
@@ -141,3 +142,21 @@ def evaluate_claims(csv_text: str) -> list[dict]:
         rows.append({**row, "expected": expected, "tolerance": tolerance, "ours": ours,
                      "ok": abs(ours - expected) <= tolerance * abs(expected)})
     return rows
+
+
+# Descriptions the file writes in ASCII shorthand ("1/(1-alpha)", "c 0", "0.75^17"), in words.
+_CLAIM_WORDS = {
+    "thm311": "Theorem 3.11's arithmetic factor, α = 0.75, γ = 4, a drafter with no arithmetic (ĉ = 0)",
+    "cf_ceiling": "closed-form ceiling 1/(1 − α), α = 0.75",
+    "survival_g17": "iterations per 17th guess that survives, 1/0.75¹⁷",
+}
+
+
+def claim_words(row: dict) -> str:
+    """A claims row's description (its ``what`` column) in a reader's words: the file spells the
+    symbols out ("gamma=10", "alpha .95") and writes large numbers bare ("context 8192")."""
+    if row["id"] in _CLAIM_WORDS:
+        return _CLAIM_WORDS[row["id"]]
+    text = re.sub(r"\bgamma[= ](\d+)", r"γ = \1", row["what"])
+    text = re.sub(r"\b(batch|context) (\d{4,})\b", lambda m: f"{m[1]} {int(m[2]):,}", text)
+    return re.sub(r"\balpha \.(\d+)", r"α = 0.\1", text)
