@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import re
 
+from specmodel.display import datasheet_figure
+
 from .formats import FORMATS, format_value
 from .typography import nobreak
 
@@ -42,6 +44,11 @@ def _filter(name: str):
 def num(value, digits: int = 2) -> Quoted:
     """A plain number with ``digits`` decimals and thousands separators."""
     return Quoted(f"{float(value):,.{int(digits)}f}", getattr(value, "path", None))
+
+
+def figure(value) -> Quoted:
+    """A datasheet figure as the datasheet writes it (specmodel.display.datasheet_figure)."""
+    return Quoted(datasheet_figure(value), getattr(value, "path", None))
 
 
 def integer(value) -> Quoted:
@@ -78,5 +85,5 @@ def link_vllm(text) -> str:
 
 
 FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "int": integer, "sci": sci,
-           "error_decimals": error_decimals, "nobreak": nobreak,
+           "error_decimals": error_decimals, "nobreak": nobreak, "figure": figure,
            "link_vllm": link_vllm}

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .catalog import Catalog
-from .display import wrap
+from .display import datasheet_figure, wrap
 from .extrapolation import CALIBRATED_GPU, CALIBRATED_TARGET
 
 
@@ -11,12 +11,14 @@ def catalog_text(catalog: Catalog) -> str:
     typical acceptance (evaluate's default α) and engines."""
     lines = ["GPUs (datasheet figures; dense bf16):"]
     for key, g in catalog.gpus.items():
-        lines.append(f"  {key:<10} {g.label}: {g.peak_flops_per_s / 1e12:,.1f} TFLOP/s, "
-                     f"{g.peak_memory_bandwidth_bytes_per_s / 1e12:.3g} TB/s, {g.memory_capacity_bytes / 1e9:.0f} GB, "
-                     f"interconnect {g.interconnect_bytes_per_s / 1e9:.0f} GB/s each way"
+        lines.append(f"  {key:<10} {g.label}: {datasheet_figure(g.peak_flops_per_s / 1e12)} TFLOP/s, "
+                     f"{datasheet_figure(g.peak_memory_bandwidth_bytes_per_s / 1e12)} TB/s, "
+                     f"{g.memory_capacity_bytes / 1e9:.0f} GB, "
+                     f"interconnect {datasheet_figure(g.interconnect_bytes_per_s / 1e9)} GB/s each way"
                      + ("" if key == CALIBRATED_GPU else "  [calibrated constants extrapolated]"))
         lines.append(wrap(f"source: {g.source}", width=120, initial_indent=" " * 13, subsequent_indent=" " * 21))
-    lines += ["", "Models (Hugging Face config.json; parameters computed from the fields):"]
+    lines += ["", "Models (Hugging Face config.json; parameters computed from the fields; --target takes a target's key,",
+              "while a draft model or head is chosen by its drafter's key, under Drafters):"]
     for key, m in catalog.models.items():
         role = "target" if key in catalog.targets else "head" if m.is_eagle3_head else "draft"
         moe = (f", {m.num_experts} experts, {m.num_experts_per_tok} per token, "
@@ -24,7 +26,7 @@ def catalog_text(catalog: Catalog) -> str:
         lines.append(f"  {key:<30} {role:<6} {m.params / 1e9:7.3f} B params, {m.weight_bytes / 1e9:7.2f} GB bf16, "
                      f"KV {m.kv_bytes_per_token / 1e3:.1f} kB/token, L={m.num_hidden_layers} h={m.hidden_size}{moe}"
                      f"  ({m.hf_id})")
-    lines += ["", "Drafters (the targets each drafts for):"]
+    lines += ["", "Drafters (the values of --drafter, and the targets each drafts for):"]
     for key, d in catalog.drafters.items():
         serves = [t for t in catalog.targets if d.serves(catalog.targets[t])]
         heads = getattr(d, "heads", None)

@@ -36,6 +36,14 @@ def clip(text: str, width: int) -> str:
     return cut.rstrip(" -,;:(") + "…"
 
 
+def datasheet_figure(x: float) -> str:
+    """A datasheet's figure as the datasheet writes it, to six significant digits at most and
+    without trailing zeros, with thousands separators: 989, 3.35, 0.864, 362.05, 1,307.4, 8.
+    The catalog's GPU table on the model page and ``specmodel catalog`` both write them so (found
+    by a cold read: the page wrote 0.86 TB/s and 4.80 TB/s, the CLI 0.864 and 4.8)."""
+    return format(float(x), ",.6g")
+
+
 # A symbol set equal to a number in running text ("γ = 4", "α = 0.75", "α ≈ 0.30", "B = 64"): a
 # line never ends on "γ =" (found by cold reads, on the page at 375 px and in ``catalog``).
 SYMBOL_VALUE = re.compile(r"(?<![\w`])([γαB]) ([=≈]) (?=[\d.])")

@@ -330,3 +330,32 @@ def test_a_reader_that_stops_reading_gets_no_error(command):
     proc.stdout.close()  # what `head -1` does after its line
     assert proc.stderr.read() == b""
     assert proc.wait() in (0, 1)
+
+
+def test_the_catalog_writes_each_gpus_figures_as_the_model_pages_table_does():
+    """Found by a cold read: the model page says `specmodel catalog` prints the same table, but wrote
+    0.86 TB/s, 4.80 TB/s and 362 TFLOP/s where the catalog wrote 0.864, 4.8 and 362.1."""
+    from paths import ROOT
+    from specmodel import default_catalog
+
+    page = (ROOT / "docs" / "model.md").read_text(encoding="utf-8").replace("\u00a0", " ")
+    out = run("catalog").stdout
+    for gpu in default_catalog().gpus.values():
+        row = next(ln for ln in page.splitlines() if ln.startswith(f"| {gpu.label} |"))
+        cells = [c.strip().replace("&nbsp;", " ") for c in row.split("|")[2:6]]
+        line = next(ln for ln in out.splitlines() if f" {gpu.label}: " in ln)
+        for cell in cells:
+            assert re.search(rf"[ :]{re.escape(cell)}[, ]", line), (gpu.label, cell, line)
+
+
+def test_the_catalog_says_which_keys_each_option_takes():
+    """Found by a cold read: the catalog's model list names llama-3.2-1b-instruct and
+    eagle3-qwen3-8b, which --drafter refuses: it takes the drafters' keys, listed below them."""
+    out = run("catalog").stdout
+    models, drafters = out.index("\nModels ("), out.index("\nDrafters (")
+    assert "--target takes a target's key" in out[models:models + 300]
+    assert "drafter's key, under Drafters" in out[models:models + 300]
+    assert out[drafters:].startswith("\nDrafters (the values of --drafter")
+    for key in ("llama-3.2-1b", "eagle3", "ngram"):
+        assert re.search(rf"^  {re.escape(key)} ", out[drafters:], re.M), key
+        assert run("evaluate", "--drafter", key, "--target", "llama-3.1-8b-instruct", "--ignore-memory").returncode == 0
