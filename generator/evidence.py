@@ -16,6 +16,7 @@ from specmodel.calibration.measurements import (
     PASS_RATIO, POINTS, STEP_TIME, TIME_SHARES, UNKNOWN, batch_of, gamma_of, measured_values, parse_measurements,
 )
 from specmodel.calibration.validate import Row, validate
+from specmodel.validate_text import setting_of
 
 MEASUREMENTS_FILE = "measurements-calibration.csv"
 
@@ -153,21 +154,6 @@ def citation(m) -> dict:
     short = (who if quoted else text.split(",")[0].strip()) + (f" ({year[1]})" if year else "")
     short += f", Fig. {figure[1]}" if figure else ""
     return {"text": text, "work": work, "short": short, "url": url[0] if url else ""}
-
-
-def setting_of(point, m, catalog: Catalog) -> str:
-    """What was run, in the page's words: the drafter (or plain decoding), and the engine when it
-    is not vLLM. A row the model cannot speak to has no point: its method column, as written."""
-    if point is None:
-        return m["method"].replace("plain decode", "plain decoding")
-    what = catalog.drafters[point.drafter].label if point.drafter else "plain decoding"
-    gamma = gamma_of(point, m)
-    if point.drafter and gamma:
-        what += f" at γ = {gamma}"
-    if point.engine != "vllm":
-        what += f" in {ENGINE_NAMES.get(point.engine, point.engine)}"
-    prompts = re.match(r"([\w-]+) prompts", m["context"])  # two runs that differ only in their prompts
-    return what + (f", {prompts[1]} prompts" if prompts else "")
 
 
 # The engines the measurements name besides vLLM (the one the calibrated model is fitted to).

@@ -3,7 +3,9 @@ follow without the source: who measured it and with which engine, what the model
 the context it does not state, and which rows are tests (held to a tolerance) and which are not."""
 from __future__ import annotations
 
-from .calibration.measurements import ONE_POINT_ENGINES, PASS_RATIO, STEP_TIME, TIME_SHARES
+import re
+
+from .calibration.measurements import ONE_POINT_ENGINES, PASS_RATIO, STEP_TIME, TIME_SHARES, gamma_of
 from .calibration.validate import UNKNOWN_CONTEXT_RANGE, summary
 from .catalog import Catalog
 from .costs import COST_MODELS
@@ -33,6 +35,23 @@ def _engine_name(catalog: Catalog, engine: str) -> str:
     return catalog.engines[engine].label.split(" (")[0]
 
 
+def setting_of(point, m, catalog: Catalog) -> str:
+    """What a measurement ran, in the page's words (the model page's tables and this command's):
+    the drafter (or plain decoding) at its γ, and the engine when it is not vLLM. A row the model
+    cannot speak to has no point: its method column, as written (found by a cold read: this
+    command wrote "plain decode (Fig.3 no-SD bar)" where the page wrote "plain decoding")."""
+    if point is None:
+        return m["method"].replace("plain decode", "plain decoding")
+    what = catalog.drafters[point.drafter].label if point.drafter else "plain decoding"
+    gamma = gamma_of(point, m)
+    if point.drafter and gamma:
+        what += f" at γ = {gamma}"
+    if point.engine != "vllm":
+        what += f" in {_engine_name(catalog, point.engine)}"
+    prompts = re.match(r"([\w-]+) prompts", m["context"])  # two runs that differ only in their prompts
+    return what + (f", {prompts[1]} prompts" if prompts else "")
+
+
 def _held(row, catalog: Catalog) -> str:
     """The "held" column: ok or MISS against the row's tolerance, or why the row is no test."""
     p = row.point
@@ -52,28 +71,28 @@ def validate_text(rows: list, catalog: Catalog) -> str:
              "another engine is named; held: the row's tolerance applies (the calibrated model is held to it). "
              "row: the measurement's id in specmodel/data/measurements-calibration.csv (`validate --data` "
              "reads another file).", ""]
-    lines.append(f"{'row':>4} {'setting':<48} {'measured':>11} " + " ".join(f"{n:>22}" for n in COST_MODELS)
+    lines.append(f"{'row':>4}  {'setting':<50} {'measured':>11} " + " ".join(f"{n:>22}" for n in COST_MODELS)
                  + "  held")
     bases = set()
     cut = {}  # row id → its whole method, for each label the column cut
     for r in rows:
         m, p = r.measurement, r.point
         star = "*" if m.read_off_plot else " "
-        engine = f" in {_engine_name(catalog, p.engine)}" if p is not None and p.engine != "vllm" else ""
         batch = m["batch"]
-        rest = f"{engine}, " + (f"batch {batch}" if batch.isdigit() or batch == "not stated" else batch)
-        # as much of the method as the column leaves room for (cut with "…", never mid-word unsaid)
-        setting = clip(f"{clip(m['method'], max(20, 48 - len(rest)))}{rest}", 48)
+        rest = ", " + (f"batch {batch}" if batch.isdigit() or batch == "not stated" else batch)
+        # as much of the setting as the column leaves room for (cut with "…", never mid-word unsaid)
+        words = setting_of(p, m, catalog)
+        setting = clip(f"{clip(words, max(20, 50 - len(rest)))}{rest}", 50)
         if "…" in setting:
-            cut[m.id] = m["method"]
+            cut[m.id] = words
         if r.reason:
-            lines.append(f"{m.id:>4}{star}{setting:<48} not modelled: {r.reason}")
+            lines.append(f"{m.id:>4}{star} {setting:<50} not modelled: {r.reason}")
             continue
         if r.context_tokens is None:
             lo, hi = UNKNOWN_CONTEXT_RANGE
             preds = " ".join(f"{_fmt(p.quantity, (v[0],))}–{_fmt(p.quantity, (v[1],))}".rjust(22)
                              for v in r.predicted.values())
-            lines.append(f"{m.id:>4}{star}{setting:<48} {_fmt(p.quantity, r.measured):>11} {preds}  "
+            lines.append(f"{m.id:>4}{star} {setting:<50} {_fmt(p.quantity, r.measured):>11} {preds}  "
                          f"context unknown: predicted over {lo:,}–{hi:,} tokens")
             continue
         cells = []
@@ -82,7 +101,7 @@ def validate_text(rows: list, catalog: Catalog) -> str:
             err_text = f"{err:+.1f} pp" if p.quantity == TIME_SHARES else f"{err:+.1%}"
             cells.append(f"{_fmt(p.quantity, r.predicted[name])} ({err_text})".rjust(22))
         bases.add(p.context_basis)
-        lines.append(f"{m.id:>4}{star}{setting:<48} {_fmt(p.quantity, r.measured):>11} {' '.join(cells)}  "
+        lines.append(f"{m.id:>4}{star} {setting:<50} {_fmt(p.quantity, r.measured):>11} {' '.join(cells)}  "
                      f"{_held(r, catalog)}  [{p.context_basis} context {r.context_tokens:,.0f}]")
     if cut:
         # (found by a cold read: "draft model - draft/target…" did not say what row 100 measured)
