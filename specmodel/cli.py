@@ -22,7 +22,7 @@ from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_
 from .calibration.validate import validate
 from .catalog import Catalog, default_catalog, load_catalog
 from .catalog_text import catalog_text
-from .display import wrap
+from .display import alpha_text, wrap
 from .claims import SEED_TITLE, claim_words, evaluate_claims
 from .costs import COST_MODELS
 from .errors import ModelInputError
@@ -31,7 +31,7 @@ from .fields import FIELDS, site_acceptance_shapes
 from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
-from .metrics.report import held_shape_note, no_load, reading_lines, report
+from .metrics.report import held_shape_note, no_load, other_engine_note, reading_lines, report
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -175,7 +175,7 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
     engine = f", engine {state.engine}" if state.cost_model == "calibrated" else ""
     gpus = f"{state.tp} × {state.gpu}" if state.tp > 1 else state.gpu
     header = (f"{state.target} on {gpus}, {state.cost_model} cost model{engine}: batch {state.batch}, "
-              f"context {state.context}, drafter {state.drafter}, γ={state.gamma}, α={state.alpha:.4g}, "
+              f"context {state.context}, drafter {state.drafter}, γ={state.gamma}, α={alpha_text(state.alpha)}, "
               f"{state.acceptance}, {state.workload}")
     width = max(len(k) for k, _ in rows)
     note = extrapolation_note(state, catalog)
@@ -233,6 +233,9 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     if values["drafter"] is None:
         values["drafter"] = catalog.default_drafter_for(values["target"])
         notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")
+    engine_note = other_engine_note(reading.source)
+    if engine_note:
+        notes.append(engine_note)
     if values["tp"] is None:
         # the GPUs the site (and evaluate) gives the target: found once, Qwen3-32B priced on one
         # H100 here and on two in the page's paste box

@@ -44,6 +44,13 @@ def datasheet_figure(x: float) -> str:
     return format(float(x), ",.6g")
 
 
+def alpha_text(alpha: float) -> str:
+    """An acceptance rate α as the page writes it: two decimals (0.70, its grid's step is 0.05),
+    more only where the value has them (0.6755 from fit-metrics' fine grid). Found by a cold read:
+    the CLI wrote "α = 0.7" where the page wrote "α = 0.70" for the same fit."""
+    return f"{alpha:.2f}" if round(alpha, 2) == alpha else f"{alpha:.4g}"
+
+
 # A symbol set equal to a number in running text ("γ = 4", "α = 0.75", "α ≈ 0.30", "B = 64"): a
 # line never ends on "γ =" (found by cold reads, on the page at 375 px and in ``catalog``).
 SYMBOL_VALUE = re.compile(r"(?<![\w`])([γαB]) ([=≈]) (?=[\d.])")

@@ -422,7 +422,7 @@ def test_a_one_number_fit_says_the_grid_limits_it_not_the_shape():
     fit = fit_acceptance(reading, FIELDS["alpha"].grid)
     assert fit.residual > 0.05 and not fit.poor and fit.grid_limited
     out = _cli(str(DATA / "prometheus-no-positions.txt"), "--site-grid").stdout
-    assert "α = 0.9 is the closest α on the grid: its step limits the match" in out
+    assert "α = 0.90 is the closest α on the grid: its step limits the match" in out
     assert out.count("tell the shapes apart") + out.count("tell shapes apart") == 1, out
     assert "no acceptance shape describes" not in out
     # finer α: nothing to say
@@ -596,3 +596,26 @@ def test_site_grid_fits_the_positions_the_page_fits_and_says_so_in_its_words():
     assert "γ = 10, residual" in out.stdout and "speedup at γ = 10:" in out.stdout
     plain = _cli(str(DATA / "v1-fifteen-positions.log"))
     assert "γ = 15, residual" in plain.stdout and "the first 10" not in plain.stdout
+
+
+def test_an_acceptance_rate_is_written_as_the_page_writes_it():
+    """Found by a cold read: fit-metrics printed "α = 0.5" and "α = 0.9" where the page and the
+    essay wrote "α = 0.50" and "α = 0.90" for the same fit: two decimals, more only where the value
+    has them (the fine grid's 0.6755)."""
+    import contextlib
+    import io
+    from unittest import mock
+
+    from specmodel.cli import main
+    from specmodel.display import alpha_text
+    assert [alpha_text(a) for a in (0.5, 0.9, 0.75, 0.6755, 1.0)] == ["0.50", "0.90", "0.75", "0.6755", "1.00"]
+    seen = 0
+    for path in sorted(DATA.glob("*.log")):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), \
+                mock.patch("sys.stdin", io.StringIO(path.read_text())):
+            main(["fit-metrics", "-", "--site-grid"])
+        for value in re.findall(r"α = ([\d.]+)", out.getvalue()):
+            seen += 1
+            assert re.fullmatch(r"\d\.\d\d", value), (path.name, value)
+    assert seen > 10

@@ -283,7 +283,7 @@ def _mean_disagrees(gaps: list[float], lines: int, k: int, uneven: bool, printed
                 f"{counted:.2f} (1 + accepted / (drafted / {k})); the printed one is read, as vLLM divides by "
                 "its own count of drafts.")
     else:
-        text = (f"On {len(gaps)} of {lines} lines the printed mean acceptance length differs from the token "
+        text = (f"On {len(gaps):,} of {lines:,} lines the printed mean acceptance length differs from the token "
                 f"counts' (1 + accepted / (drafted / {k})) by up to {max(gaps):.2f}.")
     if uneven:
         text += f" The drafted tokens are not a multiple of {k}: some drafts were shorter than {k} positions"
@@ -329,13 +329,13 @@ V1_FIELDS = ("Mean acceptance length", "Accepted", "Drafted", "Per-position acce
 
 def _unreadable_v1(lines: int) -> str:
     """The note for 'SpecDecoding metrics:' lines with none of V1_FIELDS (parse.js unreadableV1)."""
-    which = "The line has" if lines == 1 else f"The {lines} lines have"
+    which = "The line has" if lines == 1 else f"The {lines:,} lines have"
     return (f"{which} none of the fields vLLM prints after 'SpecDecoding metrics:' ({', '.join(V1_FIELDS)}), so "
             f"{'it' if lines == 1 else 'they'} could not be read; paste whole lines as vLLM logs them.")
 
 
 def _plural(n: int, unit: str) -> str:
-    return f"{n} {unit}{'' if n == 1 else 's'}"
+    return f"{n:,} {unit}{'' if n == 1 else 's'}"
 
 
 def gamma_changed(lengths: list[int], k: int, unit: str) -> str | None:
@@ -361,7 +361,7 @@ def _one_gamma(with_pos: list[dict], records: int, unit: str, missing: str) -> t
     k = Counter(len(x["per_pos"]) for x in with_pos).most_common(1)[0][0]
     notes = []
     if len(with_pos) < records:
-        notes.append(f"{records - len(with_pos)} of {_plural(records, unit)} were left out: they have {missing}.")
+        notes.append(f"{records - len(with_pos):,} of {_plural(records, unit)} were left out: they have {missing}.")
     changed = gamma_changed([len(x["per_pos"]) for x in with_pos], k, unit)
     if changed:
         notes.append(changed)
@@ -422,7 +422,7 @@ def _pool_v1(lines: list[dict]) -> Reading:
     mean = 1 + accepted_total / drafts_total
     derived = {"num_drafts": f"drafted tokens / {k}", "mean_acceptance_length": "1 + accepted / drafts"}
     if len(used) > 1:
-        notes.append(f"{len(used)} lines were pooled, each weighted by its number of drafts (drafted tokens / {k}).")
+        notes.append(f"{len(used):,} lines were pooled, each weighted by its number of drafts (drafted tokens / {k}).")
     if gaps:
         printed = used[0]["mean"] + no_bonus
         notes.append(_mean_disagrees(gaps, len(used), k, uneven, used[0]["mean"], no_bonus, mean))
@@ -595,7 +595,7 @@ def _read_llama(lines: list[str]) -> Reading:
         notes.append("No 'acc per pos' lines (llama-server prints them at trace level), so the number of draft "
                      "positions and the shape of acceptance cannot be told.")
     if len(requests) > 1:
-        notes.append(f"{len(requests)} requests were pooled, each weighted by its verify passes.")
+        notes.append(f"{len(requests):,} requests were pooled, each weighted by its verify passes.")
     return Reading("llama-server log", records, gamma=gamma, num_drafts=drafts_total, num_draft_tokens=drafted,
                    num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
                    notes=tuple(notes), derived={"num_drafts": "accepted / (mean len − 1), summed over requests",
@@ -731,7 +731,7 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     gauges = [v for k, v in last.items() if k[0] == "num_requests_running"]
     running = sum(gauges) / len(gauges) if gauges else None
     if len(gauges) > 1:
-        notes.append(f"vllm:num_requests_running: {_shown(sum(gauges))} over {len(gauges)} engines, {_shown(running)} per "
+        notes.append(f"vllm:num_requests_running: {_shown(sum(gauges))} over {len(gauges):,} engines, {_shown(running)} per "
                      f"engine. {DATA_PARALLEL}")
     # A counter lower than in the scrape before: the server restarted there, and only the scrapes
     # since then are one run (found by a cold read: such a text was refused where its last scrapes
@@ -743,8 +743,8 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     if len(run) >= 2:
         first = run[0]
         values = {k: v - first.get(k, 0.0) for k, v in last.items() if k[0] != "num_requests_running"}
-        window = (f"{restart}so the {len(run)} scrapes since were read, as the change from the first to the last."
-                  if start else f"{len(scrapes)} scrapes: the counters were read as the change from the first to the last.")
+        window = (f"{restart}so the {len(run):,} scrapes since were read, as the change from the first to the last."
+                  if start else f"{len(scrapes):,} scrapes: the counters were read as the change from the first to the last.")
     else:
         values = {k: v for k, v in last.items() if k[0] != "num_requests_running"}
         window = (f"{restart}so the last scrape was read alone: its counters are totals since the restart; paste "
@@ -824,17 +824,17 @@ def _engine_running(lines: list[str]) -> tuple[float, str] | None:
     busy = sum(len(v) for v in by_engine.values())
     running = float(sum(statistics.median(v) for v in by_engine.values())) / max(1, len(by_engine))
     if not by_engine:
-        note = (f"{'The engine log line reports' if idle == 1 else f'All {idle} engine log lines report'} Running: 0 reqs "
+        note = (f"{'The engine log line reports' if idle == 1 else f'All {idle:,} engine log lines report'} Running: 0 reqs "
                 "(idle): the load cannot be told from them.")
     elif busy == 1:
         note = f"Running requests: {_shown(running)}, the 'Running: N reqs' of the one engine log line."
     elif len(by_engine) == 1:
-        note = f"Running requests: {_shown(running)}, the median of the 'Running: N reqs' of {busy} engine log lines."
+        note = f"Running requests: {_shown(running)}, the median of the 'Running: N reqs' of {busy:,} engine log lines."
     else:
         note = (f"Running requests: {_shown(running)} per engine, the median of each engine's 'Running: N reqs' "
-                f"({busy} lines) averaged over {len(by_engine)} engines. {DATA_PARALLEL}")
+                f"({busy:,} lines) averaged over {len(by_engine):,} engines. {DATA_PARALLEL}")
     if idle and by_engine:
-        note += f" {idle} line{'s' if idle != 1 else ''} with Running: 0 reqs (idle, nothing drafted) left out."
+        note += f" {idle:,} line{'s' if idle != 1 else ''} with Running: 0 reqs (idle, nothing drafted) left out."
     medians = [statistics.median(v) for v in by_engine.values()]
     if len(medians) > 1 and max(medians) > SPREAD_RATIO * min(medians):
         # found by a cold read: engines at 4.5 and 122 priced as one engine at 63.25

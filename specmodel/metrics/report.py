@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from ..catalog import Catalog
-from ..display import decimals_beside_one
+from ..display import alpha_text, decimals_beside_one
 from ..extrapolation import extrapolation_note
 from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
@@ -36,6 +36,17 @@ def no_load(running: float | None) -> str:
     if running is None:
         return "the text does not say how many requests were running"
     return f"the text reports {running:g} running requests (idle), which tells no load"
+
+
+def other_engine_note(source: str) -> str | None:
+    """What the answer is for a text another engine wrote (views/metrics.js otherEngineNote): the
+    prices are vLLM's and so are the flags (found by a cold read: a llama-server log was answered
+    with vLLM's --speculative-config and nothing said llama.cpp has no such flag). ``source`` is a
+    Reading's; None for vLLM's texts."""
+    if "llama" not in source:  # "llama-server log", "Prometheus (llama.cpp)"
+        return None
+    return ("the text comes from llama.cpp's server; the answer prices vLLM, the engine the calibrated model is fitted "
+            "to, and its flags are vLLM's: llama-server sets the tokens it drafts with --draft-max")
 
 
 def held_shape_note(fit: AcceptanceFit, shape: str) -> str:
@@ -92,7 +103,7 @@ def mean_parts(reading: Reading) -> list[str]:
 def reading_lines(reading: Reading, leave_out=()) -> list[str]:
     """What was read, one line (then the counts and the notes, indented), as the page's "What the
     text says"; the notes in ``leave_out`` (said elsewhere, as a fit error's reason) left out."""
-    parts = [f"read: {reading.source}, {reading.records} record{'s' if reading.records != 1 else ''}"]
+    parts = [f"read: {reading.source}, {reading.records:,} record{'s' if reading.records != 1 else ''}"]
     if reading.gamma:
         parts.append(f"γ = {reading.gamma}")
     parts += mean_parts(reading)
@@ -121,7 +132,7 @@ def fit_line(fit: AcceptanceFit, reading: Reading) -> str:
         tail = (f" (one length cannot tell the shapes apart; V0's draft acceptance rate, an average over the positions, "
                 f"can: at the α that gives the length, {averages}, against the text's "
                 f"{reading.v0_draft_acceptance_rate:.3f}; the nearest wins; other shapes' residuals: {others})")
-    return (f"fit: acceptance {fit.shape}, α = {fit.alpha:.4g}, γ = {fit.gamma}, residual {fit.residual:.3f} {unit}"
+    return (f"fit: acceptance {fit.shape}, α = {alpha_text(fit.alpha)}, γ = {fit.gamma}, residual {fit.residual:.3f} {unit}"
             f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}{_fit_note(fit)}")
 
 
@@ -133,7 +144,7 @@ def _fit_note(fit: AcceptanceFit) -> str:
                 f"({fit.measured_v0_rate:.3f} against {nearest:.3f} at best): the advice is only as good as this fit")
     if fit.grid_limited:
         # (that one number cannot tell the shapes apart, the fit line has said already)
-        return f"\n  note: α = {fit.alpha:.4g} is the closest α on the grid: its step limits the match"
+        return f"\n  note: α = {alpha_text(fit.alpha)} is the closest α on the grid: its step limits the match"
     if fit.poor and fit.out_of_range:
         return (f"\n  note: no α gives acceptance {fit.shape} this mean acceptance length at γ = {fit.gamma}: "
                 "the advice is only as good as this fit")

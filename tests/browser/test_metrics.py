@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from specmodel import FIELDS
 from specmodel.cli import main
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
+from specmodel.metrics.report import other_engine_note
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, SPREAD_RATIO, Reading
 
 from .conftest import PageLog
@@ -121,6 +123,23 @@ def test_the_page_reads_and_fits_each_text_as_the_command_line_does(modules_page
     assert page_fit["v0_rates"] == pytest.approx(fit.v0_rates, abs=1e-8)
 
 
+# Texts of more than a thousand records, made from the shared ones (found by a cold read: after a
+# 40,000-line paste the page and the CLI wrote "40000 records" and "40000 lines were pooled" beside
+# "40,000,000" drafted tokens)
+MANY = {"v1": ((DATA / "v1-one-line.log").read_text() * 1_200), "llama-server": (DATA / "llama-server.log").read_text() * 600}
+
+
+@pytest.mark.parametrize("name", sorted(MANY))
+def test_a_count_of_thousands_is_written_with_separators_as_the_command_line_writes_it(modules_page, name):
+    got = modules_page.evaluate(PAGE_READ, MANY[name])["reading"]
+    reading, _, _ = _python(MANY[name])
+    assert got["notes"] == list(reading.notes)
+    assert any("1,200 " in note for note in reading.notes), reading.notes
+    assert not [n for n in reading.notes if re.search(r"(?<![\d.,])\d{4,}(?![\d.,])", n)], reading.notes
+    from specmodel.metrics.report import reading_lines
+    assert reading_lines(reading)[0].startswith(f"read: {reading.source}, 1,200 records")
+
+
 PAGE_REFUSE = """async (text) => {
   const parse = await import('/javascripts/metrics/parse.js');
   try { return {reading: parse.parseMetrics(text)}; } catch (e) {
@@ -214,7 +233,13 @@ def test_each_text_is_answered_as_fit_metrics_site_grid_answers_it(home, names):
         _paste(home, text)
         cli = _cli(stdin=(DATA / name).read_text())
         _check_answer_against_cli(home, cli)
-        assert f"Speedup at γ = {cli['fit']['gamma']}: " in home.locator("[data-metrics-answer]").inner_text(), name
+        answer = home.locator("[data-metrics-answer]").inner_text().replace("\u00a0", " ")
+        assert f"Speedup at γ = {cli['fit']['gamma']}: " in answer, name
+        # a text another engine wrote is answered with vLLM's prices and flags, and says so (found
+        # by a cold read: a llama-server log got vLLM's flags and no word on it)
+        engine = other_engine_note(cli["reading"]["source"])
+        assert (engine in cli["notes"]) if engine else not any("llama.cpp" in n for n in cli["notes"]), name
+        assert (engine[0].upper() + engine[1:] + "." in answer) if engine else "llama.cpp" not in answer, name
 
 
 def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):

@@ -4,6 +4,9 @@
 
 import { fixed } from "../core/format.js";
 
+// a count as the command line writes it, with thousands separators (Python's f"{n:,}")
+const grouped = (n) => n.toLocaleString("en-US");
+
 export const MAX_TEXT_CHARS = 20_000_000;
 // The most draft positions and running requests the model prices (specmodel/fields.py's γ and
 // batch, parse.py's MAX_DRAFT_POSITIONS and MAX_RUNNING_REQUESTS): a reading beyond them is
@@ -151,7 +154,7 @@ const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 const DATA_PARALLEL = "vLLM's data-parallel engines each run their own batch on their own GPUs: one engine's load is the " +
   "batch to price.";
 
-const plural = (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+const plural = (n, unit) => `${grouped(n)} ${unit}${n === 1 ? "" : "s"}`;
 
 // The note for lines or requests whose numbers of draft positions differ, k the one read (the most
 // common; on a tie the first); null where all agree (specmodel/metrics/parse.py gamma_changed).
@@ -250,7 +253,7 @@ function meanDisagrees(gaps, lines, k, uneven, printed, noBonus, counted) {
     ? `The line prints a mean acceptance length of ${fixed(printed, 2)}${added}, but its token counts give ` +
       `${fixed(counted, 2)} (1 + accepted / (drafted / ${k})); the printed one is read, as vLLM divides by ` +
       "its own count of drafts."
-    : `On ${gaps.length} of ${lines} lines the printed mean acceptance length differs from the token ` +
+    : `On ${grouped(gaps.length)} of ${grouped(lines)} lines the printed mean acceptance length differs from the token ` +
       `counts' (1 + accepted / (drafted / ${k})) by up to ${fixed(Math.max(...gaps), 2)}.`;
   if (uneven) {
     text += ` The drafted tokens are not a multiple of ${k}: some drafts were shorter than ${k} positions`;
@@ -290,7 +293,7 @@ export const V1_FIELDS = ["Mean acceptance length", "Accepted", "Drafted", "Per-
 
 // The note for 'SpecDecoding metrics:' lines with none of V1_FIELDS (parse.py's _unreadable_v1).
 function unreadableV1(lines) {
-  const which = lines === 1 ? "The line has" : `The ${lines} lines have`;
+  const which = lines === 1 ? "The line has" : `The ${grouped(lines)} lines have`;
   return `${which} none of the fields vLLM prints after 'SpecDecoding metrics:' (${V1_FIELDS.join(", ")}), so ` +
     `${lines === 1 ? "it" : "they"} could not be read; paste whole lines as vLLM logs them.`;
 }
@@ -322,7 +325,7 @@ function poolV1(lines) {
   const k = mostCommon(withPos.map((x) => x.per_pos.length));
   const used = withPos.filter((x) => x.per_pos.length === k);
   if (withPos.length < lines.length) {
-    notes.push(`${lines.length - withPos.length} of ${lines.length} lines were left out: they have no per-position rates.`);
+    notes.push(`${grouped(lines.length - withPos.length)} of ${grouped(lines.length)} lines were left out: they have no per-position rates.`);
   }
   const changed = gammaChanged(withPos.map((x) => x.per_pos.length), k, "line");
   if (changed) notes.push(changed);
@@ -356,7 +359,7 @@ function poolV1(lines) {
     notes.push("The lines count no drafts: nothing was speculated in their interval.");
     return reading("vLLM V1 log", lines.length, { gamma: k, notes });
   }
-  if (used.length > 1) notes.push(`${used.length} lines were pooled, each weighted by its number of drafts (drafted tokens / ${k}).`);
+  if (used.length > 1) notes.push(`${grouped(used.length)} lines were pooled, each weighted by its number of drafts (drafted tokens / ${k}).`);
   const perPosition = weighted.map((w) => w / drafts);
   let mean = 1 + accepted / drafts;
   const derived = { num_drafts: `drafted tokens / ${k}`, mean_acceptance_length: "1 + accepted / drafts" };
@@ -554,7 +557,7 @@ function readLlama(lines) {
         "the shape of acceptance cannot be told.",
     );
   }
-  if (requests.length > 1) notes.push(`${requests.length} requests were pooled, each weighted by its verify passes.`);
+  if (requests.length > 1) notes.push(`${grouped(requests.length)} requests were pooled, each weighted by its verify passes.`);
   return reading("llama-server log", records, {
     gamma,
     num_drafts: drafts,
@@ -698,7 +701,7 @@ function readPrometheus(lines) {
   const gauges = [...last].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
   const running = gauges.length ? sum(gauges) / gauges.length : null;
   if (gauges.length > 1) {
-    notes.push(`vllm:num_requests_running: ${shown(sum(gauges))} over ${gauges.length} engines, ${shown(running)} per engine. ${DATA_PARALLEL}`);
+    notes.push(`vllm:num_requests_running: ${shown(sum(gauges))} over ${grouped(gauges.length)} engines, ${shown(running)} per engine. ${DATA_PARALLEL}`);
   }
   const values = new Map();
   const counted = [...last].filter(([k]) => !k.startsWith("num_requests_running|"));
@@ -712,8 +715,8 @@ function readPrometheus(lines) {
   if (run.length >= 2) {
     for (const [k, v] of counted) values.set(k, v - (run[0].get(k) ?? 0));
     window = start
-      ? `${restart}so the ${run.length} scrapes since were read, as the change from the first to the last.`
-      : `${all.length} scrapes: the counters were read as the change from the first to the last.`;
+      ? `${restart}so the ${grouped(run.length)} scrapes since were read, as the change from the first to the last.`
+      : `${grouped(all.length)} scrapes: the counters were read as the change from the first to the last.`;
   } else {
     for (const [k, v] of counted) values.set(k, v);
     window = start
@@ -818,17 +821,17 @@ function engineRunning(lines) {
   const running = sum([...byEngine.values()].map(median)) / Math.max(1, byEngine.size);
   let note;
   if (byEngine.size === 0) {
-    note = `${idle === 1 ? "The engine log line reports" : `All ${idle} engine log lines report`} Running: 0 reqs ` +
+    note = `${idle === 1 ? "The engine log line reports" : `All ${grouped(idle)} engine log lines report`} Running: 0 reqs ` +
       "(idle): the load cannot be told from them.";
   } else if (busy === 1) {
     note = `Running requests: ${shown(running)}, the 'Running: N reqs' of the one engine log line.`;
   } else if (byEngine.size === 1) {
-    note = `Running requests: ${shown(running)}, the median of the 'Running: N reqs' of ${busy} engine log lines.`;
+    note = `Running requests: ${shown(running)}, the median of the 'Running: N reqs' of ${grouped(busy)} engine log lines.`;
   } else {
     note = `Running requests: ${shown(running)} per engine, the median of each engine's 'Running: N reqs' ` +
-      `(${busy} lines) averaged over ${byEngine.size} engines. ${DATA_PARALLEL}`;
+      `(${grouped(busy)} lines) averaged over ${grouped(byEngine.size)} engines. ${DATA_PARALLEL}`;
   }
-  if (idle && byEngine.size) note += ` ${idle} line${idle !== 1 ? "s" : ""} with Running: 0 reqs (idle, nothing drafted) left out.`;
+  if (idle && byEngine.size) note += ` ${grouped(idle)} line${idle !== 1 ? "s" : ""} with Running: 0 reqs (idle, nothing drafted) left out.`;
   const medians = [...byEngine.values()].map(median);
   if (medians.length > 1 && Math.max(...medians) > SPREAD_RATIO * Math.min(...medians)) {
     // engines at very different loads: their average is no engine's (parse.py)
@@ -856,8 +859,8 @@ function engineRunning(lines) {
 export function parseMetrics(text) {
   if (text.length > MAX_TEXT_CHARS) {
     throw new MetricsInputError(
-      `the text has ${text.length.toLocaleString("en-US")} characters, more than the ` +
-        `${MAX_TEXT_CHARS.toLocaleString("en-US")} read; paste the last few log lines or one or two scrapes`,
+      `the text has ${grouped(text.length)} characters, more than the ` +
+        `${grouped(MAX_TEXT_CHARS)} read; paste the last few log lines or one or two scrapes`,
     );
   }
   const lines = text.split(/\r\n|\r|\n/);

@@ -117,6 +117,14 @@ export function noLoad(running) {
   return `the text reports ${printedNumber(running)} running requests (idle), which tells no load`;
 }
 
+// What the answer is for a text another engine wrote (report.py other_engine_note): vLLM's prices
+// and vLLM's flags (found by a cold read: a llama-server log got vLLM's flags and no word on it).
+export function otherEngineNote(source) {
+  if (!source.includes("llama")) return null; // "llama-server log", "Prometheus (llama.cpp)"
+  return "the text comes from llama.cpp's server; the answer prices vLLM, the engine the calibrated model is fitted " +
+    "to, and its flags are vLLM's: llama-server sets the tokens it drafts with --draft-max";
+}
+
 export function bestThere(row) {
   if (!row.fits) return "no γ there: the load does not fit in memory";
   return row.use > 0 ? `best γ there ${row.best}` : `${SPECULATION_OFF} (no γ beats plain decoding)`;
@@ -168,7 +176,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
   // used where the simulation drafts fewer than the text lists.
   function showReading(reading, fit) {
     const dl = root.querySelector("[data-metrics-reading]");
-    const rows = [["read from", `${reading.source}, ${reading.records} record${reading.records === 1 ? "" : "s"}`]];
+    const rows = [["read from", `${reading.source}, ${count(reading.records)} record${reading.records === 1 ? "" : "s"}`]];
     if (reading.gamma) rows.push(["draft positions, γ", String(reading.gamma)]);
     // the mean as the text prints it, then the one read from it where that is another number,
     // labelled derived (found once: "3.610" shown as the text's for a line printing 2.61)
@@ -400,6 +408,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
         ? `${Why}: the answer prices ${sequences(state.batch)}, as set under “Your deployment”.`
         : `${Why}: the answer prices the simulation's ${sequences(state.batch)}. Set yours under “Your deployment”.`));
     }
+    const engine = otherEngineNote(fitted.reading.source);
+    if (engine) nodes.push(el("p", `${engine.charAt(0).toUpperCase()}${engine.slice(1)}.`));
     const list = el("ul");
     list.append(el("li", `Speedup at γ = ${state.gamma}: ${format("times", speedup)}. It is the highlighted rung of the simulation's ladder.`));
     // where no γ beats plain decoding its best is still slower, and where the load does not fit
