@@ -21,15 +21,16 @@ FALLING_DECAY = 0.85
 # In the `rising` shape the conditional *rejection* rate 1 − a_j shrinks by this factor per
 # position: a match that has started tends to continue (n-gram and suffix drafters). Fitted by
 # least squares, α free per vector, to two vLLM n-gram per-position vectors: vLLM PR #24344
-# (prompt lookup on blazedit, γ 5: .81, .74, .70, .68, .66) and a vLLM n-gram log quoted in our
-# issue tracker (γ 3: .543, .357, .264); RMS residuals 0.015 and 0.018.
+# (prompt lookup on blazedit, γ 5: .81, .74, .70, .68, .66) and a vLLM user's
+# unpublished log (γ 3: .543, .357, .264); RMS residuals 0.015 and 0.018 (fit_rising_decay).
 RISING_DECAY = 0.65
-# The per-position vectors RISING_DECAY was fitted to: (where it was logged, its address or None,
-# rates p_1 … p_γ).
+# The per-position vectors RISING_DECAY was fitted to (fit_rising_decay): (where it was logged, its
+# address or None where it has none, rates p_1 … p_γ). The second was never published: the model
+# page says so, and what the constant would be without it.
 RISING_FIT_DATA = (
     ("vLLM pull request #24344, prompt lookup on code edits", "https://github.com/vllm-project/vllm/pull/24344",
      (0.81, 0.74, 0.70, 0.68, 0.66)),
-    ("a vLLM user's n-gram log, shared with this project (it has no public address)", None, (0.543, 0.357, 0.264)),
+    ("a vLLM user's n-gram engine log, never published", None, (0.543, 0.357, 0.264)),
 )
 
 
@@ -98,3 +99,21 @@ def accepted_count_distribution(gamma, alpha, shape, max_gamma: int) -> np.ndarr
 def mean_acceptance_length(gamma, alpha, shape, max_gamma: int) -> np.ndarray:
     """E[L] = 1 + Σ_j p_j: tokens one iteration emits on average (bonus/corrected token included)."""
     return 1.0 + per_position_acceptance(gamma, alpha, shape, max_gamma).sum(axis=-1)
+
+
+def fit_rising_decay(vectors) -> float:
+    """The rising shape's decay that fits per-position vectors best: least squares over every
+    position of every vector, each vector with its own α (both on grids: decay 0.300 … 0.995 in
+    steps of 0.005, α 0.0005 … 0.9995 in steps of 0.0005). ``vectors``: sequences of per-position
+    rates p_1 … p_γ. How RISING_DECAY was found (from RISING_FIT_DATA's rates). Raises ValueError
+    for no vectors."""
+    vectors = [np.asarray(v, dtype=float) for v in vectors]
+    if not vectors:
+        raise ValueError("fit_rising_decay: no per-position vectors to fit")
+    decays = np.round(np.arange(0.300, 0.9951, 0.005), 3)
+    alphas = np.arange(1, 2000) * 0.0005
+    j = np.arange(max(len(v) for v in vectors))
+    # p_j for every decay × α: (decays, alphas, positions)
+    p = np.cumprod(1.0 - (1.0 - alphas[None, :, None]) * decays[:, None, None] ** j, axis=-1)
+    cost = sum(((p[:, :, : len(v)] - v) ** 2).sum(axis=-1).min(axis=1) for v in vectors)
+    return float(decays[int(np.argmin(cost))])

@@ -502,3 +502,24 @@ def test_a_time_of_the_draft_passes_says_whether_it_counts_their_launch_floor(re
     assert quoted, "the essay no longer times the draft passes: retire this test"
     for m in quoted:
         assert "launch floor" in m["what"] or "kernels" in m["what"], m.group(0)
+
+
+def test_a_constant_fitted_to_data_nobody_can_check_says_so_and_what_it_would_be_without_them(rendered_pages):
+    """Found by a cold read: the rising shape's 0.65 was fitted partly to "a vLLM user's n-gram
+    log, shared with this project (it has no public address)", and the essay's paste-box example
+    is that same vector, shown as if it tested the shape. The constant is the fit of its vectors
+    (fit_rising_decay reproduces it); each vector without an address is said to be unpublished,
+    the constant fitted to the published ones alone is given, and the example says where it is from."""
+    from specmodel.acceptance import RISING_DECAY, RISING_FIT_DATA, fit_rising_decay
+    assert fit_rising_decay([rates for _, _, rates in RISING_FIT_DATA]) == RISING_DECAY
+    published = fit_rising_decay([rates for _, url, rates in RISING_FIT_DATA if url])
+    model = " ".join(rendered_pages["model.md"].split())
+    unpublished = [(source, rates) for source, url, rates in RISING_FIT_DATA if not url]
+    assert unpublished  # (else this test has nothing to hold; drop the page's sentence with it)
+    for source, rates in unpublished:
+        assert "never published" in source and source in model
+    assert f"fitted to the published one alone, the constant would be {published:.3f}" in model
+    essay = " ".join(rendered_pages["index.md"].split())
+    example = ", ".join(f"{r:.3f}" for r in unpublished[0][1])
+    assert f"{example}, from {unpublished[0][0]}, one of the two the rising shape was fitted to" in \
+        re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", essay)
