@@ -31,7 +31,9 @@ RING_WIDTH, RING_HEIGHT = STEP_X + 3, STEP_Y + 3  # round the cell, over the gap
 RING_STROKE_PX = 2
 # How far the ring reaches past the band of an edge cell, with room to spare (Vega pads a mark's
 # bounds): the cell is (1 - CELL_GAP) of a step, the ring a step and 3 px, half its stroke outside.
-CELL_GAP = 0.06
+# At 0.06 the 2 px between cells did not part their white labels on a phone (a row read as
+# "1.70×1.70×1.71×"); 0.12 shows the page through 4 px.
+CELL_GAP = 0.12
 RING_OVERSHOOT_PX = 1.5 + RING_STROKE_PX / 2 + 2
 LABEL = "#ffffff"  # the cells' text: every drafter colour and the grey are picked to hold it
 # A cell whose best choice does not fit in the GPU's memory is faded to this much of its colour,

@@ -656,3 +656,30 @@ def test_a_tooltip_stays_inside_a_phones_window(new_context):
     cells = page.locator("#figure-decision .spec-chart__view .mark-rect.role-mark path[aria-label]")
     assert hover("decision", cells, first_row_at=70) >= 10
     assert outside == []
+
+
+def test_the_decision_maps_cells_stand_apart_on_a_phone(new_context):
+    """Found by a cold read: at 375 px the map's white labels filled their cells and the 2 px
+    between cells did not part them, so a row read as one string ("1.70×1.70×1.71×"). Between any
+    two neighbouring cells the page shows through at least 3 px, and their labels stand 5 px apart."""
+    page = new_context(viewport={"width": 375, "height": 812}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => document.querySelector('#figure-decision .spec-chart')?.classList.contains('is-live')")
+    rows = page.evaluate("""() => {
+      const svg = document.querySelector('#figure-decision .spec-chart__view svg');
+      const boxes = (selector) => [...svg.querySelectorAll(selector)].map(e => e.getBoundingClientRect())
+        .filter(r => r.width > 0).map(r => [Math.round(r.top), r.left, r.right]);
+      return {cells: boxes('.role-mark.marktype-rect path, .mark-rect.role-mark path'),
+              labels: boxes('.mark-text.role-mark text')};
+    }""")
+
+    def gaps(boxes):
+        by_row = {}
+        for top, left, right in boxes:
+            by_row.setdefault(top, []).append((left, right))
+        return [b[0] - a[1] for row in by_row.values() for a, b in zip(sorted(row), sorted(row)[1:])]
+
+    cell_gaps, label_gaps = gaps(rows["cells"]), gaps(rows["labels"])
+    assert len(cell_gaps) > 100 and len(label_gaps) > 100, (len(cell_gaps), len(label_gaps))
+    assert min(cell_gaps) >= 3 and min(label_gaps) >= 5, (min(cell_gaps), min(label_gaps))
