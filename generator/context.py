@@ -16,6 +16,7 @@ from specmodel.metrics import advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import DYNAMIC_SD_DOCS
 from specmodel.metrics.parse import EXAMPLE as METRICS_EXAMPLE, Reading
 from specmodel.claims import SEED_TITLE, claim_words, evaluate_claims
+from specmodel.validate_text import engine_name, setting_of
 from specmodel.vllm import LOG_WINDOW_ITERATIONS
 from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 
@@ -28,7 +29,7 @@ from specmodel.typical_acceptance import ASSUMED, TASKS
 from .axes import STATE_AXES, axes, configurations, site_typical_acceptance
 from .chart_rows import table_html
 from .charts import CHARTS
-from .evidence import ENGINE_NAMES, citation, measured_plain_points, profiling_context, linked_sources, setting_of, validation_rows, without_paths
+from .evidence import citation, measured_plain_points, profiling_context, linked_sources, validation_rows, without_paths
 from .contract import FIELDS
 from .essay import ClosedForms, Scope, TemplateBuildError, decision_map_summary, state_values, wrap
 from .filters import Quantity
@@ -352,7 +353,7 @@ def evidence_context(site) -> dict:
                                            "by_id": {r.measurement.id: validation_row(r, catalog) for r in rows},
                                            "fitted_count": sum(1 for r in rows if r.point and r.point.fit),
                                            # the other engines whose step overhead one row each fixes
-                                           "alone_engines": [ENGINE_NAMES[e] for e in ONE_POINT_ENGINES],
+                                           "alone_engines": [engine_name(catalog, e) for e in ONE_POINT_ENGINES],
                                            "summary": {m: {q: {"count": c, "median": med, "worst": worst}
                                                            for q, (c, med, worst) in per.items()}
                                                        for m, per in summary.items()}}),
@@ -368,7 +369,7 @@ def validation_row(row, catalog) -> dict:
            "fitted": bool(point and point.fit), "quantity": point.quantity if point else "",
            # SGLang's and TensorRT-LLM's step overheads: each fitted to its one row, which it then
            # matches; the engine's name, or "" for every other row
-           "fitted_alone": next((ENGINE_NAMES[e] for e, i in ONE_POINT_ENGINES.items() if point and point.id == i), ""),
+           "fitted_alone": next((engine_name(catalog, e) for e, i in ONE_POINT_ENGINES.items() if point and point.id == i), ""),
            "context_tokens": row.context_tokens, "context_basis": point.context_basis if point else "",
            "measured": list(row.measured), "predicted": {k: list(v) for k, v in row.predicted.items()},
            "error": dict(row.error), "within": dict(row.within)}

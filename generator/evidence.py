@@ -13,10 +13,9 @@ from importlib import resources
 from specmodel import Catalog
 from specmodel.calibration.fitted import FITTED
 from specmodel.calibration.measurements import (
-    PASS_RATIO, POINTS, STEP_TIME, TIME_SHARES, UNKNOWN, batch_of, gamma_of, measured_values, parse_measurements,
+    PASS_RATIO, POINTS, STEP_TIME, TIME_SHARES, UNKNOWN, batch_of, measured_values, parse_measurements,
 )
 from specmodel.calibration.validate import Row, validate
-from specmodel.validate_text import setting_of
 
 MEASUREMENTS_FILE = "measurements-calibration.csv"
 
@@ -156,9 +155,5 @@ def citation(m) -> dict:
     return {"text": text, "work": work, "short": short, "url": url[0] if url else ""}
 
 
-# The engines the measurements name besides vLLM (the one the calibrated model is fitted to).
-ENGINE_NAMES = {"sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
-
-
 __all__ = ["MeasuredPlain", "measured_plain_points", "validation_rows", "figure_rows", "QUANTITY_LABELS",
-           "profiling_context", "measurements", "citation", "setting_of", "without_paths", "linked_sources", "PATH", "ENGINE_NAMES"]
+           "profiling_context", "measurements", "citation", "without_paths", "linked_sources", "PATH"]

@@ -30,7 +30,7 @@ def _fmt(quantity: str, values) -> str:
     return f"{values[0]:.3f}"
 
 
-def _engine_name(catalog: Catalog, engine: str) -> str:
+def engine_name(catalog: Catalog, engine: str) -> str:
     """"SGLang", "TensorRT-LLM": the catalog's label without what it adds in brackets."""
     return catalog.engines[engine].label.split(" (")[0]
 
@@ -47,7 +47,7 @@ def setting_of(point, m, catalog: Catalog) -> str:
     if point.drafter and gamma:
         what += f" at γ = {gamma}"
     if point.engine != "vllm":
-        what += f" in {_engine_name(catalog, point.engine)}"
+        what += f" in {engine_name(catalog, point.engine)}"
     prompts = re.match(r"([\w-]+) prompts", m["context"])  # two runs that differ only in their prompts
     return what + (f", {prompts[1]} prompts" if prompts else "")
 
@@ -59,7 +59,7 @@ def _held(row, catalog: Catalog) -> str:
         kind, tol = p.tolerance
         return ("ok" if row.within["calibrated"] else "MISS") + (f" (±{tol:g} pp)" if kind == "pp" else f" (±{tol:.0%})")
     if ONE_POINT_ENGINES.get(p.engine) == p.id:
-        return f"no: sets {_engine_name(catalog, p.engine)}'s step overhead"
+        return f"no: sets {engine_name(catalog, p.engine)}'s step overhead"
     return "no: shown only"
 
 

@@ -465,11 +465,12 @@ def _fitted_to_column(model_page: str) -> list[str]:
 def test_the_measurements_table_says_which_rows_the_model_was_fitted_to(rendered_pages):
     """Found once: SGLang's and TensorRT-LLM's step times were met to the hundredth, since each
     engine's step overhead is fitted to that row alone, and the table said "fitted: no"."""
-    from generator.evidence import ENGINE_NAMES
+    from specmodel import default_catalog
+    from specmodel.validate_text import engine_name
     from specmodel.calibration.measurements import ONE_POINT_ENGINES
 
     alone = [c for c in _fitted_to_column(rendered_pages["model.md"]) if c.endswith("step overhead, this row alone")]
-    assert alone == [f"{ENGINE_NAMES[e]}'s step overhead, this row alone" for e in ONE_POINT_ENGINES]
+    assert alone == [f"{engine_name(default_catalog(), e)}'s step overhead, this row alone" for e in ONE_POINT_ENGINES]
 
 
 def test_the_count_of_fitted_measurements_in_the_prose_is_the_tables(rendered_pages):
