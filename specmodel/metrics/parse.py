@@ -139,14 +139,21 @@ _RATES = "a number from 0 to 1 at every position (the share of drafts that reach
 def _rate_list(text: str, field: str, trailing: bool, falling: bool) -> tuple[float, ...]:
     """Comma-separated rates, each a share (nan: vLLM's interval without drafts); with ``falling``,
     unconditional rates: a draft reaches position j + 1 only through position j. With ``trailing``,
-    the list ends at its last number (the line's next field follows it); a position before that
-    which is not a number is refused, not dropped. The positions are checked in order, so a
+    the list ends before the line's next field ("Name: value") or at its end; a position before
+    that which is not a number is refused, not dropped. The positions are checked in order, so a
     refusal names the first bad one, whatever is wrong with it (found once: "1.750, 0.478, NaN"
     refused at position 3's NaN)."""
     items = text.split(",")
     read = [_LEADING_NUMBER.match(item) for item in items]
-    last = max((i for i, m in enumerate(read) if m), default=-1) if trailing else len(items) - 1
-    if last < 0:
+    last = len(items) - 1
+    if trailing:
+        # the list ends before the line's next field ("Avg Draft acceptance rate: …") or at the
+        # line's end: whatever is between its last number and there is a position too (found by a
+        # cold read: "0.543, 0.357, abc" was read as γ = 2, the "abc" dropped unsaid)
+        last = next((i for i, item in enumerate(items) if i and ":" in item and not read[i]), len(items)) - 1
+        while last >= 0 and not items[last].strip():
+            last -= 1
+    if not any(read[: last + 1]):
         raise ImpossibleMetricsError(field, f"{_quoted(items[0].strip())} is not a number", _RATES)
     rates: list[float] = []
     before = None  # (position, rate) of the last rate that is not nan
@@ -307,6 +314,13 @@ def _three_means(x: dict, k: int, no_bonus: bool, counts_said: bool = False) -> 
         # two means, not three: the note on the printed mean against the counts says it (found by a
         # cold read: 2.10 against 2.65 said twice)
         return None
+    if abs(summed - counted) <= rounding:
+        # the rates agree with the counts: the printed mean alone is apart, which the note before
+        # says where it compares the two (found by a cold read: "2.16, apart from both" beside
+        # counts that gave 2.16)
+        return None if counts_said else (
+            f"The printed mean acceptance length{' + 1 (the bonus token)' if no_bonus else ''} gives {printed:.2f}, "
+            f"apart from 1 + the sum of the per-position rates and the token counts, which agree on {counted:.2f}.")
     if counts_said:
         # the note before compares the printed mean with the counts: only the rates' sum is news
         # (found by a cold read: 3.61 against 3.68 said twice)

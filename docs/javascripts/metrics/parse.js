@@ -115,12 +115,13 @@ function rateList(text, field, trailing, falling) {
   const read = items.map((item) => LEADING_NUMBER.exec(item));
   let last = items.length - 1;
   if (trailing) {
-    last = -1;
-    read.forEach((m, i) => {
-      if (m) last = i;
-    });
+    // the list ends before the line's next field or at the line's end: whatever is between its
+    // last number and there is a position too (parse.py _rate_list)
+    const next = items.findIndex((item, i) => i > 0 && item.includes(":") && !read[i]);
+    last = (next < 0 ? items.length : next) - 1;
+    while (last >= 0 && pyStrip(items[last]) === "") last -= 1;
   }
-  if (last < 0) throw new ImpossibleMetricsError(field, `${quoted(pyStrip(items[0]))} is not a number`, RATES);
+  if (!read.slice(0, last + 1).some(Boolean)) throw new ImpossibleMetricsError(field, `${quoted(pyStrip(items[0]))} is not a number`, RATES);
   const rates = [];
   let before = null; // [position, rate] of the last rate that is not nan
   for (let i = 0; i <= last; i += 1) {
@@ -274,6 +275,11 @@ function threeMeans(x, k, noBonus, countsSaid = false) {
   if (Math.max(printed, summed, counted) - Math.min(printed, summed, counted) <= rounding) return null;
   // two means, not three: the note on the printed mean against the counts says it (parse.py)
   if (Math.abs(printed - summed) <= rounding) return null;
+  // the rates agree with the counts: the printed mean alone is apart (parse.py)
+  if (Math.abs(summed - counted) <= rounding) {
+    return countsSaid ? null : `The printed mean acceptance length${noBonus ? " + 1 (the bonus token)" : ""} gives ` +
+      `${fixed(printed, 2)}, apart from 1 + the sum of the per-position rates and the token counts, which agree on ${fixed(counted, 2)}.`;
+  }
   // the note before compares the printed mean with the counts: only the rates' sum is news (parse.py)
   if (countsSaid) return `1 + the sum of the per-position rates gives ${fixed(summed, 2)}, apart from both by more than rounding.`;
   return "The line's three means disagree by more than rounding: the printed mean acceptance length" +
