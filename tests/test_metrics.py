@@ -619,3 +619,14 @@ def test_an_acceptance_rate_is_written_as_the_page_writes_it():
             seen += 1
             assert re.fullmatch(r"\d\.\d\d", value), (path.name, value)
     assert seen > 10
+
+
+def test_the_gamma_by_load_flag_says_what_it_does_and_vllms_limits():
+    """Found by a cold read: "each range the loads nearest one batch size" had no verb, "vLLM ≥ 0.24"
+    no source, and vLLM's own limits for the feature (tested with EAGLE, EAGLE-3 and DFlash; off
+    under data parallelism) were not said, for a draft model, n-gram and a data-parallel log."""
+    from specmodel.metrics.report import DYNAMIC_SD_LIMITS, DYNAMIC_SD_SCHEDULE
+    out = _cli(str(DATA / "v1-two-engines.log"), "--site-grid").stdout
+    flag = next(i for i, line in enumerate(out.splitlines()) if "num_speculative_tokens_per_batch_size" in line)
+    said = out.splitlines()[flag - 1]
+    assert DYNAMIC_SD_SCHEDULE in said and said.endswith(DYNAMIC_SD_LIMITS + ":") and "vLLM ≥ 0.24" not in out

@@ -5,7 +5,7 @@ the fitted acceptance, not a measurement. The γ schedule covers the site's batc
 (``FIELDS["batch"].grid``) and γ 1 … 10 (``FIELDS["gamma"].grid``); γ = 0 means "do not draft".
 
 vLLM's setting that changes γ with load is ``num_speculative_tokens_per_batch_size`` in
-``--speculative-config`` (vLLM ≥ 0.24, "Dynamic speculative decoding",
+``--speculative-config`` ("Dynamic speculative decoding",
 https://docs.vllm.ai/en/latest/features/speculative_decoding/dynamic_speculative_decoding/): a
 list of ``[first batch, last batch, γ]`` with inclusive ranges starting at 1, γ 0 allowed, the
 last γ carried past the last range; ``num_speculative_tokens`` stays the largest γ.

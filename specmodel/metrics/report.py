@@ -38,6 +38,16 @@ def no_load(running: float | None) -> str:
     return f"the text reports {running:g} running requests (idle), which tells no load"
 
 
+# The γ-by-load flag, said alike here and on the page (views/metrics.js; found by a cold read: the
+# sentence had no verb, gave a vLLM version no source gives, and left out the limits vLLM's page states
+# under "Limitations" for the feature).
+DYNAMIC_SD_SCHEDULE = ("one flag sets γ for every batch size of the table, each range covering the loads nearest one "
+                       "of them (as the simulation rounds a load), with γ 0 (no drafting) where no γ pays or the load "
+                       "does not fit in memory")
+DYNAMIC_SD_LIMITS = ("vLLM's page says the feature was tested with EAGLE, EAGLE-3 and DFlash only, and that vLLM "
+                     "turns it off under data parallelism (--data-parallel-size above 1)")
+
+
 def other_engine_note(source: str) -> str | None:
     """What the answer is for a text another engine wrote (views/metrics.js otherEngineNote): the
     prices are vLLM's and so are the flags (found by a cold read: a llama-server log was answered
@@ -197,8 +207,8 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
     else:
         lines.append(f"no --speculative-config: at batch {s.batch} no γ beats plain decoding")
     if advice.dynamic_speculative_config:
-        lines.append(f"γ by load (vLLM ≥ 0.24, {DYNAMIC_SD_DOCS}; each range the loads nearest one batch size of the table, "
-                     "as the page rounds a load; γ 0 where no γ pays or the load does not fit in memory):")
+        lines.append(f"γ by load, with vLLM's dynamic speculative decoding ({DYNAMIC_SD_DOCS}): {DYNAMIC_SD_SCHEDULE}. "
+                     f"{DYNAMIC_SD_LIMITS}:")
         lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.dynamic_speculative_config)}'")
     return "\n".join(lines)
 

@@ -18,7 +18,7 @@ from specmodel import FIELDS
 from specmodel.cli import main
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
-from specmodel.metrics.report import other_engine_note
+from specmodel.metrics.report import DYNAMIC_SD_LIMITS, DYNAMIC_SD_SCHEDULE, other_engine_note
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, SPREAD_RATIO, Reading
 
 from .conftest import PageLog
@@ -240,6 +240,11 @@ def test_each_text_is_answered_as_fit_metrics_site_grid_answers_it(home, names):
         engine = other_engine_note(cli["reading"]["source"])
         assert (engine in cli["notes"]) if engine else not any("llama.cpp" in n for n in cli["notes"]), name
         assert (engine[0].upper() + engine[1:] + "." in answer) if engine else "llama.cpp" not in answer, name
+        # the γ-by-load flag with what it does and vLLM's stated limits, as the command line says
+        # them (found by a cold read: a verbless sentence, an unsourced "vLLM 0.24", no limits)
+        if cli["advice"]["dynamic_speculative_config"]:
+            assert DYNAMIC_SD_SCHEDULE in answer and DYNAMIC_SD_LIMITS[0].upper() + DYNAMIC_SD_LIMITS[1:] in answer, name
+            assert "vLLM 0.24" not in answer
 
 
 def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):

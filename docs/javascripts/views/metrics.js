@@ -19,6 +19,10 @@ import { fitWideTables } from "./wide-tables.js";
 export const NOT_FITTING = "–";
 
 const DYNAMIC_DOCS = "https://docs.vllm.ai/en/latest/features/speculative_decoding/dynamic_speculative_decoding/";
+const DYNAMIC_SD_SCHEDULE = "one flag sets γ for every batch size of the table, each range covering the loads nearest one " +
+  "of them (as the simulation rounds a load), with γ 0 (no drafting) where no γ pays or the load does not fit in memory";
+const DYNAMIC_SD_LIMITS = "vLLM's page says the feature was tested with EAGLE, EAGLE-3 and DFlash only, and that vLLM " +
+  "turns it off under data parallelism (--data-parallel-size above 1)";
 
 function el(tag, text, attrs = {}) {
   const node = document.createElement(tag);
@@ -469,9 +473,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
       const flag = configFlag(data, { ...state, gamma: top });
       const config = flagObject(flag);
       config.num_speculative_tokens_per_batch_size = batchSchedule(rows.map((r) => r.batch), ks, manifest.axes.batch);
-      const p = el("p", "To change γ with load (vLLM 0.24 or later, ");
+      // (report.py DYNAMIC_SD_SCHEDULE and DYNAMIC_SD_LIMITS, the same words)
+      const p = el("p", "To change γ with load, with vLLM's ");
       const a = el("a", "dynamic speculative decoding", { href: DYNAMIC_DOCS });
-      p.append(a, document.createTextNode("), one flag carries every batch size of the table, each range the loads nearest one of them, as the simulation rounds a load, and γ 0 (no drafting) where no γ pays or the load does not fit in memory:"));
+      p.append(a, document.createTextNode(`: ${DYNAMIC_SD_SCHEDULE}. ${DYNAMIC_SD_LIMITS.charAt(0).toUpperCase()}${DYNAMIC_SD_LIMITS.slice(1)}:`));
       const pre = el("pre");
       // the flags before it (--tensor-parallel-size on several GPUs) as the per-batch one has them
       const before = flag.slice(0, flag.indexOf("--speculative-config"));
