@@ -13,4 +13,5 @@ class ModelInputError(ValueError):
         self.field = field
         self.problem = problem
         self.allowed = allowed
-        super().__init__(f"{field}: {problem}; allowed: {allowed}")
+        # (no "allowed" for a text that was read but cannot be used: its problem says what to give)
+        super().__init__(f"{field}: {problem}; allowed: {allowed}" if allowed else f"{field}: {problem}")

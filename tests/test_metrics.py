@@ -630,3 +630,15 @@ def test_the_gamma_by_load_flag_says_what_it_does_and_vllms_limits():
     flag = next(i for i, line in enumerate(out.splitlines()) if "num_speculative_tokens_per_batch_size" in line)
     said = out.splitlines()[flag - 1]
     assert DYNAMIC_SD_SCHEDULE in said and said.endswith(DYNAMIC_SD_LIMITS + ":") and "vLLM ≥ 0.24" not in out
+
+
+@pytest.mark.parametrize("name", ["prometheus-zero-drafts.txt", "v1-0.8.3.log", "v1-unreadable.log"])
+def test_a_text_read_but_not_fittable_says_what_to_give_not_every_kind_it_reads(name):
+    """Found by a cold read: the error for a text of a kind fit-metrics reads ended with "allowed:"
+    and the list of every kind it reads, with a whole example line; and told a command-line user to
+    "paste" (the page and the command line share the words: "give")."""
+    err = _cli(str(DATA / name), "--site-grid").stderr
+    assert err.startswith("specmodel: error: metrics: the ") and "cannot be fitted" in err, err
+    assert "allowed:" not in err and "for example" not in err and "paste" not in err, err
+    nothing = _cli(str(DATA / "not-metrics.txt")).stderr
+    assert "allowed:" in nothing and "for example" in nothing  # a text of no kind it reads: the kinds

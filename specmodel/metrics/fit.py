@@ -137,7 +137,7 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
     missing = " ".join(reading.notes[-1:]) or "The text gives no mean acceptance length."
     # the note's sentence goes on after a colon: lower case (the page's fit.js does the same)
     missing = missing[0].lower() + missing[1:]
-    raise MetricsInputError(f"the {reading.source} text cannot be fitted: {missing.rstrip('.')}")
+    raise MetricsInputError(f"the {reading.source} text cannot be fitted: {missing.rstrip('.')}", recognised=True)
 
 
 def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, alphas: dict, basis: str,

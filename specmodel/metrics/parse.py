@@ -76,10 +76,13 @@ _LEADING_NUMBER = re.compile(r"\s*(" + _NUMBER + r")(?![0-9A-Za-z.])")
 
 
 class MetricsInputError(ModelInputError):
-    """Text with nothing the parser can read; the message says what was expected, with an example."""
+    """Text with nothing the parser can read (the message says what was expected, with an example),
+    or, with ``recognised``, a text read but unusable (too long, nothing to fit), whose problem says
+    what to give instead (found by a cold read: the list of every readable kind, after a text of
+    one of those kinds)."""
 
-    def __init__(self, problem: str):
-        super().__init__("metrics", problem, EXPECTED)
+    def __init__(self, problem: str, recognised: bool = False):
+        super().__init__("metrics", problem, "" if recognised else EXPECTED)
 
 
 class ImpossibleMetricsError(MetricsInputError):
@@ -345,7 +348,7 @@ def _unreadable_v1(lines: int) -> str:
     """The note for 'SpecDecoding metrics:' lines with none of V1_FIELDS (parse.js unreadableV1)."""
     which = "The line has" if lines == 1 else f"The {lines:,} lines have"
     return (f"{which} none of the fields vLLM prints after 'SpecDecoding metrics:' ({', '.join(V1_FIELDS)}), so "
-            f"{'it' if lines == 1 else 'they'} could not be read; paste whole lines as vLLM logs them.")
+            f"{'it' if lines == 1 else 'they'} could not be read; give whole lines as vLLM logs them.")
 
 
 def _plural(n: int, unit: str) -> str:
@@ -365,7 +368,7 @@ def gamma_changed(lengths: list[int], k: int, unit: str) -> str | None:
     others = " and ".join(f"{_plural(n, unit)} at γ = {g}" for g, n in counts.items() if g != k)
     why = "as many as at another γ, and first in the text" if tie else "more than at any other γ"
     return (f"γ changed within the text: the fit reads the {_plural(counts[k], unit)} at γ = {k} ({why}) "
-            f"and leaves out {others}; paste {unit}s of one γ to fit another.")
+            f"and leaves out {others}; give {unit}s of one γ to fit another.")
 
 
 def _one_gamma(with_pos: list[dict], records: int, unit: str, missing: str) -> tuple[int, list[dict], list[str]]:
@@ -396,7 +399,7 @@ def _pool_v1(lines: list[dict]) -> Reading:
         drafted = sum(x["drafted"] or 0 for x in lines)
         means = [x["mean"] for x in lines if x["mean"] is not None]
         notes.append("The lines have no per-position acceptance rates (vLLM 0.8.3 and 0.8.4 print none), so "
-                     "the number of draft positions and the shape of acceptance cannot be told; paste a line from "
+                     "the number of draft positions and the shape of acceptance cannot be told; give a line from "
                      "vLLM 0.8.5 or later, or the Prometheus counters.")
         return Reading("vLLM V1 log", len(lines), num_draft_tokens=drafted or None, num_accepted_tokens=accepted,
                        mean_acceptance_length=means[-1] if means else None, notes=tuple(notes))
@@ -761,9 +764,9 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
                   if start else f"{len(scrapes):,} scrapes: the counters were read as the change from the first to the last.")
     else:
         values = {k: v for k, v in last.items() if k[0] != "num_requests_running"}
-        window = (f"{restart}so the last scrape was read alone: its counters are totals since the restart; paste "
+        window = (f"{restart}so the last scrape was read alone: its counters are totals since the restart; give "
                   "two scrapes of one run, taken a while apart, for the recent rate." if start else
-                  "One scrape: its counters are totals since the server started; paste two scrapes taken a while "
+                  "One scrape: its counters are totals since the server started; give two scrapes taken a while "
                   "apart for the recent rate.")
     drafts = values.get(("spec_decode_num_drafts", None))
     drafted = values.get(("spec_decode_num_draft_tokens", None))
@@ -773,14 +776,14 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     if ("spec_decode_num_emitted_tokens", None) in values and drafts is None:
         return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
             "This is a vLLM V0 scrape, whose spec_decode counters add their own running totals again at every "
-            "export (vLLM pull request #15415); paste V0's 'Speculative metrics:' log line instead."]))
+            "export (vLLM pull request #15415); give V0's 'Speculative metrics:' log line instead."]))
     if drafts is None and drafted is None and accepted is None:
         return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
             "The scrape has no spec_decode counters: the server is not speculating, or these are another "
             "server's metrics."]))
     if any(v < 0 for v in values.values()):
         return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
-            "The counters went down between the scrapes: the server restarted; paste two scrapes of one run."]))
+            "The counters went down between the scrapes: the server restarted; give two scrapes of one run."]))
     if not drafts:
         return Reading(source, len(scrapes), num_drafts=drafts, num_draft_tokens=drafted, num_accepted_tokens=accepted,
                        running_requests=running, notes=tuple(notes + [
@@ -875,7 +878,7 @@ def parse_metrics(text: str) -> Reading:
     """
     if len(text) > MAX_TEXT_CHARS:
         raise MetricsInputError(f"the text has {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read; "
-                                "paste the last few log lines or one or two scrapes")
+                                "give the last few log lines or one or two scrapes", recognised=True)
     lines = text.splitlines()
     reading = _read_text(lines)
     if reading.running_requests is None:
@@ -902,7 +905,7 @@ def _check_limits(reading: Reading) -> None:
 def _v0_left_out(n: int) -> str:
     """The note for V0 'Speculative metrics:' lines in a text read by its V1 lines (parse.js v0LeftOut)."""
     return (f"{n} 'Speculative metrics:' line{'s' if n != 1 else ''} of vLLM's V0 engine left out: the V1 "
-            "'SpecDecoding metrics:' lines were read; paste one engine's lines.")
+            "'SpecDecoding metrics:' lines were read; give one engine's lines.")
 
 
 def _read_text(lines: list[str]) -> Reading:

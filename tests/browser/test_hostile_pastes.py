@@ -68,10 +68,17 @@ def test_text_that_is_not_metrics_gets_one_sentence_with_an_example(home):
 def test_pasted_markup_is_never_html(home):
     hostile = ('<img src=x onerror="window.__pwned=1"><b id=injected>x</b> SpecDecoding metrics: Mean acceptance '
                'length: 1.50, Accepted: 50 tokens, Drafted: 200 tokens, Per-position acceptance rate: 0.300, 0.150, '
-               '<img src=y onerror="window.__pwned=2">')
+               'Avg Draft acceptance rate: 22.5% <img src=y onerror="window.__pwned=2">')
     home.fill("#spec-metrics-text", hostile)
     home.click("[data-metrics-form] button[type=submit]")
     _wait_read(home)
+    assert home.evaluate("() => window.__pwned") is None
+    assert home.locator("[data-metrics] img, #injected").count() == 0
+    # markup where a rate belongs is refused, and quoted as text (a cold read found it dropped unsaid)
+    home.fill("#spec-metrics-text", hostile.replace("Avg Draft acceptance rate: 22.5% ", ""))
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.startsWith('These numbers cannot be')")
+    assert "position 3, '<img src=y onerror=" in home.locator("[data-metrics-status]").inner_text()
     assert home.evaluate("() => window.__pwned") is None
     assert home.locator("[data-metrics] img, #injected").count() == 0
     hostile_source = '<svg onload="window.__pwned=3">:spec_decode_num_drafts_total 5'

@@ -24,10 +24,13 @@ export const EXPECTED =
   "vllm:spec_decode_* counters, or llama-server 'draft acceptance' lines, for example: " +
   EXAMPLE;
 
+// `recognised`: a text read but unusable (too long), whose problem says what to give instead:
+// no list of every readable kind after it (parse.py MetricsInputError).
 export class MetricsInputError extends Error {
-  constructor(problem) {
-    super(`${problem}. Expected ${EXPECTED}`);
+  constructor(problem, recognised = false) {
+    super(recognised ? `${problem}.` : `${problem}. Expected ${EXPECTED}`);
     this.problem = problem;
+    this.recognised = recognised;
   }
 }
 
@@ -167,7 +170,7 @@ function gammaChanged(lengths, k, unit) {
   const others = [...counts].filter(([g]) => g !== k).map(([g, n]) => `${plural(n, unit)} at γ = ${g}`).join(" and ");
   const why = tie ? "as many as at another γ, and first in the text" : "more than at any other γ";
   return `γ changed within the text: the fit reads the ${plural(counts.get(k), unit)} at γ = ${k} (${why}) ` +
-    `and leaves out ${others}; paste ${unit}s of one γ to fit another.`;
+    `and leaves out ${others}; give ${unit}s of one γ to fit another.`;
 }
 
 function reading(source, records, fields = {}) {
@@ -301,7 +304,7 @@ export const V1_FIELDS = ["Mean acceptance length", "Accepted", "Drafted", "Per-
 function unreadableV1(lines) {
   const which = lines === 1 ? "The line has" : `The ${grouped(lines)} lines have`;
   return `${which} none of the fields vLLM prints after 'SpecDecoding metrics:' (${V1_FIELDS.join(", ")}), so ` +
-    `${lines === 1 ? "it" : "they"} could not be read; paste whole lines as vLLM logs them.`;
+    `${lines === 1 ? "it" : "they"} could not be read; give whole lines as vLLM logs them.`;
 }
 
 function poolV1(lines) {
@@ -318,7 +321,7 @@ function poolV1(lines) {
     const drafted = sum(lines.map((x) => x.drafted ?? 0));
     notes.push(
       "The lines have no per-position acceptance rates (vLLM 0.8.3 and 0.8.4 print none), so the number of " +
-        "draft positions and the shape of acceptance cannot be told; paste a line from vLLM 0.8.5 or later, or " +
+        "draft positions and the shape of acceptance cannot be told; give a line from vLLM 0.8.5 or later, or " +
         "the Prometheus counters.",
     );
     return reading("vLLM V1 log", lines.length, {
@@ -726,8 +729,8 @@ function readPrometheus(lines) {
   } else {
     for (const [k, v] of counted) values.set(k, v);
     window = start
-      ? `${restart}so the last scrape was read alone: its counters are totals since the restart; paste two scrapes of one run, taken a while apart, for the recent rate.`
-      : "One scrape: its counters are totals since the server started; paste two scrapes taken a while apart for the recent rate.";
+      ? `${restart}so the last scrape was read alone: its counters are totals since the restart; give two scrapes of one run, taken a while apart, for the recent rate.`
+      : "One scrape: its counters are totals since the server started; give two scrapes taken a while apart for the recent rate.";
   }
   const get = (name) => (values.has(`${name}|`) ? values.get(`${name}|`) : null);
   const drafts = get("spec_decode_num_drafts");
@@ -740,7 +743,7 @@ function readPrometheus(lines) {
   if (values.has("spec_decode_num_emitted_tokens|") && drafts === null) {
     notes.push(
       "This is a vLLM V0 scrape, whose spec_decode counters add their own running totals again at every export " +
-        "(vLLM pull request #15415); paste V0's 'Speculative metrics:' log line instead.",
+        "(vLLM pull request #15415); give V0's 'Speculative metrics:' log line instead.",
     );
     return reading(source, all.length, { running_requests: running, notes });
   }
@@ -751,7 +754,7 @@ function readPrometheus(lines) {
     return reading(source, all.length, { running_requests: running, notes });
   }
   if ([...values.values()].some((v) => v < 0)) {
-    notes.push("The counters went down between the scrapes: the server restarted; paste two scrapes of one run.");
+    notes.push("The counters went down between the scrapes: the server restarted; give two scrapes of one run.");
     return reading(source, all.length, { running_requests: running, notes });
   }
   if (!drafts) {
@@ -866,7 +869,8 @@ export function parseMetrics(text) {
   if (text.length > MAX_TEXT_CHARS) {
     throw new MetricsInputError(
       `the text has ${grouped(text.length)} characters, more than the ` +
-        `${grouped(MAX_TEXT_CHARS)} read; paste the last few log lines or one or two scrapes`,
+        `${grouped(MAX_TEXT_CHARS)} read; give the last few log lines or one or two scrapes`,
+      true,
     );
   }
   const lines = text.split(/\r\n|\r|\n/);
@@ -898,7 +902,7 @@ function checkLimits(reading) {
 // The note for V0 'Speculative metrics:' lines in a text read by its V1 lines (parse.py _v0_left_out).
 function v0LeftOut(n) {
   return `${n} 'Speculative metrics:' line${n !== 1 ? "s" : ""} of vLLM's V0 engine left out: the V1 ` +
-    "'SpecDecoding metrics:' lines were read; paste one engine's lines.";
+    "'SpecDecoding metrics:' lines were read; give one engine's lines.";
 }
 
 function readText(lines) {

@@ -279,7 +279,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
         // α and print a speedup and a flag, and move the simulation to them.
         say(`These numbers cannot be: ${error.message}. Nothing was fitted; the simulation was left as it was.`);
       } else {
-        say(error instanceof MetricsInputError ? `Nothing here could be read: ${error.message}` : `The text could not be read: ${error.message}`);
+        say(error instanceof MetricsInputError && !error.recognised ? `Nothing here could be read: ${error.message}` : `The text could not be read: ${error.message}`);
       }
       return;
     }
