@@ -511,3 +511,41 @@ def test_the_prose_calls_each_readout_what_its_tile_calls_it(pages):
 def test_the_readout_name_check_can_fail():
     text = "<dt>Draft share of time</dt> - **Draft share of the wall clock: 56%.** and **Speedup over plain: 1.1×.**"
     assert misnamed_readouts(text) == [("Draft share of the wall clock", "Draft share of time")]
+
+
+ASIDE_WORDS = 30  # a parenthesis inside a sentence longer than this holds the sentence up
+
+
+def _long_asides(text: str) -> list[str]:
+    """Parentheses inside a sentence longer than ASIDE_WORDS words; a sentence set whole in
+    parentheses ("(The memory … does.)") is an aside of its own and may run longer."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"\]\([^)]*\)|`[^`]*`|<[^>]+>|\$[^$]*\$", " x ", text)
+    found = []
+    for para in text.split("\n\n"):
+        if para.lstrip().startswith(("|", "{%")):
+            continue
+        depth, start = 0, 0
+        for i, ch in enumerate(para):
+            if ch == "(":
+                start, depth = (i if depth == 0 else start), depth + 1
+            elif ch == ")" and depth:
+                depth -= 1
+                inner = para[start + 1:i]
+                whole_sentence = inner[:1].isupper() and inner.rstrip().endswith((".", "?")) and \
+                    (start == 0 or para[:start].rstrip().endswith((".", "?", ":")))
+                if depth == 0 and len(inner.split()) > ASIDE_WORDS and not whole_sentence:
+                    found.append(" ".join(inner.split()[:12]) + " …")
+    return found
+
+
+def test_no_aside_holds_a_sentence_up(pages):
+    """Found by cold reads: a 70-word parenthesis before the main clause of the draft-share argument,
+    a 50-word one before the command the simulation prints."""
+    for name, text in pages.items():
+        assert _long_asides(text) == [], name
+
+
+def test_the_aside_check_can_fail():
+    long = "Priced so (" + "word " * 31 + "), the share rises. (" + "Word " * 40 + "ends.)"
+    assert len(_long_asides(long)) == 1
