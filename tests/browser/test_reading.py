@@ -217,7 +217,8 @@ def test_a_long_table_on_a_phone_shows_its_first_cards_and_a_button_for_the_rest
 CARD_LINES = """root => [...root.querySelectorAll('table[data-cards] tbody tr')].filter(r => r.offsetHeight > 0).map(r => {
   const cells = [...r.cells];
   const tops = new Set(cells.map(c => Math.round(c.getBoundingClientRect().top)));
-  const short = cells.map(c => c.textContent.trim().length <= 12);
+  // short: a column whose every cell is at most 12 characters (views/wide-tables.js marks it)
+  const short = cells.map(c => c.hasAttribute('data-short'));
   return [tops.size, short, r.textContent.trim().slice(0, 40)];
 })"""
 
@@ -834,3 +835,23 @@ def test_held_sideways_what_stays_on_screen_leaves_the_text_most_of_the_window(n
     # the header is a scroll up, at the top of the page
     page.evaluate("scrollTo(0, 0)")
     assert page.locator(".md-header").bounding_box()["y"] == 0 and page.locator(".md-header").is_visible()
+
+
+def test_on_a_phone_every_card_of_a_table_has_one_layout(new_context):
+    """Found by a cold read: the model page's GPU cards at 375 px put "dense bf16" on the first line
+    for 989 TFLOP/s and on a line of its own for 2,250 TFLOP/s: which cells sit side by side is a
+    column's, so like cards share one grid. Every stack of cards on both pages, and the paste box's."""
+    page = new_context(viewport={"width": 375, "height": 812}).new_page()
+    layouts = """root => [...root.querySelectorAll('table[data-cards]')].map(t => [...t.tBodies[0].rows].map(r =>
+      [...r.cells].map(c => (c.hasAttribute('data-short') ? 's' : '') + (c.hasAttribute('data-long') ? 'l' : '')).join(',')))"""
+    found = []
+    for path in ("/", "/model/"):
+        page.goto(path)
+        page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+        if path == "/":
+            page.click("[data-action=metrics-example]")
+            page.wait_for_selector("[data-metrics-answer] table[data-cards]")
+        found += page.locator("article").evaluate(layouts)
+    assert len(found) >= 3, found
+    for rows in found:
+        assert len(set(rows)) == 1, rows

@@ -50,18 +50,24 @@ export function keepCellNamesWhole(table) {
 const SHORT_CELL_CHARS = 12;
 
 // A cell holding a sentence (a description, a source) or a long identifier takes a card's whole
-// width (spec.css), rather than wrap a word a line or break the identifier mid-word.
+// width (spec.css), rather than wrap a word a line or break the identifier mid-word. Short and
+// long are a column's, not a cell's: every card of a table then has one layout (found by a cold
+// read: the model page's GPU cards put "dense bf16" on the first line for 989 TFLOP/s and on a
+// line of its own for 2,250 TFLOP/s).
 export function markLongCells(table) {
-  for (const body of table.tBodies) {
-    for (const row of body.rows) {
-      for (const cell of row.cells) {
-        const text = cell.textContent.trim();
-        const long = text.length > LONG_CELL_CHARS || (!/\s/.test(text) && text.length > LONG_WORD_CHARS);
-        cell.toggleAttribute("data-long", long);
-        cell.toggleAttribute("data-short", text.length <= SHORT_CELL_CHARS);
-      }
-    }
-  }
+  const rows = [...table.tBodies].flatMap((body) => [...body.rows]);
+  const texts = rows.map((row) => [...row.cells].map((cell) => cell.textContent.trim()));
+  const columns = Math.max(0, ...texts.map((cells) => cells.length));
+  const isLong = (text) => text.length > LONG_CELL_CHARS || (!/\s/.test(text) && text.length > LONG_WORD_CHARS);
+  const column = (i, test, every) => texts.filter((cells) => i < cells.length)[every ? "every" : "some"]((cells) => test(cells[i]));
+  const long = Array.from({ length: columns }, (_, i) => column(i, isLong, false));
+  const short = Array.from({ length: columns }, (_, i) => column(i, (text) => text.length <= SHORT_CELL_CHARS, true));
+  rows.forEach((row) => {
+    [...row.cells].forEach((cell, i) => {
+      cell.toggleAttribute("data-long", long[i]);
+      cell.toggleAttribute("data-short", short[i] && !long[i]);
+    });
+  });
 }
 
 // Shown: not inside a closed disclosure (which has no layout to measure, and costs nothing to
