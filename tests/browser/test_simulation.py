@@ -805,6 +805,12 @@ def test_a_linked_state_never_paints_the_default_numbers(page, page_log):
         "#simulation [data-readout], article .live",
         "els => els.filter(e => getComputedStyle(e).visibility !== 'hidden').map(e => e.outerHTML)")
     assert hidden == [], "a build-time number is visible before the linked state's"
+    # nor the controls' values (found by a cold read: Batch 1 and the Qwen3-0.6B drafter under a
+    # link to 64 sequences and n-gram, while the page's script was on its way)
+    shown = page.eval_on_selector_all(
+        "#simulation .spec-sim__controls :is(output, select, input[type=range], input[type=radio])",
+        "els => els.filter(e => getComputedStyle(e).visibility !== 'hidden').map(e => e.outerHTML.slice(0, 80))")
+    assert shown == [], shown
     pictures = page.eval_on_selector_all(
         ".spec-chart[data-follows-state] > img",
         "els => els.filter(e => getComputedStyle(e).visibility !== 'hidden').length")
@@ -835,6 +841,8 @@ def test_a_linked_state_is_in_the_readouts_before_the_page_is_parsed(page, page_
         "#simulation [data-output]", "els => [...new Set(els.map(e => `${e.dataset.output}=${e.textContent}`))]")
     assert "batch=64" in outputs and f"drafter={manifest()['labels']['drafter']['ngram']}" in outputs
     assert controls_state(page) == state_for(query)
+    assert page.eval_on_selector_all("#simulation [data-output], #simulation select",
+                                     "els => [...new Set(els.map(e => getComputedStyle(e).visibility))]") == ["visible"]
     # The rest of the page's numbers are not set up yet: they stay hidden, not wrong.
     prose = page.eval_on_selector_all(
         "article .live", "els => els.filter(e => getComputedStyle(e).visibility !== 'hidden').length")
