@@ -256,27 +256,37 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     return report(reading, fit, advice, catalog, notes)
 
 
-CLAIMS_LEGEND = ("published: the essay's figure, from one random run of its own simulation, so it differs from an "
-                 "expectation by that run's chance; this model: the value this package's whole-pass model gives; "
-                 "reference: the whole-pass model's value recorded beside the figure when the model was written down, "
-                 "which this model must give within the row's relative tolerance. It gives it to the digits shown "
-                 "except where it follows vLLM's arithmetic: the engine log's average draft acceptance rate is "
-                 "accepted / drafted of whole-token counts, where the reference divides the unrounded E[L] − 1 by γ.")
+CLAIMS_LEGEND = ("published: the essay's figure, from one random run of its own simulation, so it differs from the "
+                 "model's expectation by that run's chance; this model: the value this package's whole-pass model "
+                 "gives, the model fitted to reproduce the essay's figures. --check also compares each value with the one "
+                 "recorded beside the figure.")
+CLAIMS_CHECK_LEGEND = ("reference: the whole-pass model's value recorded beside the figure when the model was written "
+                       "down, which this model must give within the row's relative tolerance (the exit status is 1 "
+                       "where it does not). It gives it to the digits shown except where it follows vLLM's "
+                       "arithmetic: the engine log's average draft acceptance rate is accepted / drafted of "
+                       "whole-token counts, where the reference divides the unrounded E[L] − 1 by γ.")
 
 
-def _claims() -> tuple[str, bool]:
+def _claims(check: bool) -> tuple[str, bool]:
+    """The published figures beside the model's; with ``check``, beside the recorded reference
+    values too, and whether the model gives every one of them within its tolerance. (Found by a
+    cold read: the reference and tolerance columns, shown by default, read as a test report.)"""
     rows = evaluate_claims((DATA / "essay-claims.csv").read_text(encoding="utf-8"))
+    legend = CLAIMS_LEGEND + (" " + CLAIMS_CHECK_LEGEND if check else "")
     lines = [f"The figures published in '{SEED_TITLE}', each beside this package's whole-pass model.",
-             wrap(CLAIMS_LEGEND, 100, "", ""), "",
-             f"{'id':<22} {'published':>10} {'this model':>11} {'reference':>11} {'tolerance':>9}  quantity"]
+             wrap(legend, 100, "", ""), "",
+             f"{'id':<22} {'published':>10} {'this model':>11}"
+             + (f" {'reference':>11} {'tolerance':>9}" if check else "") + "  quantity"]
     for row in rows:
-        outside = "" if row["ok"] else "  OUTSIDE its tolerance"
-        lines.append(f"{row['id']:<22} {row['seed_value']:>10} {row['ours']:>11.6g} {row['expected']:>11.6g} "
-                     f"{'±' + format(row['tolerance'], '.1%'):>9}  {claim_words(row)}{outside}")
+        outside = "" if row["ok"] or not check else "  OUTSIDE its tolerance"
+        lines.append(f"{row['id']:<22} {row['seed_value']:>10} {row['ours']:>11.6g} "
+                     + (f"{row['expected']:>11.6g} {'±' + format(row['tolerance'], '.1%'):>9} " if check else "")
+                     + f" {claim_words(row)}{outside}")
     missed = sum(not row["ok"] for row in rows)
-    lines.append(f"this model gives all {len(rows)} reference values within their tolerance" if not missed
-                 else f"this model misses {missed} of the {len(rows)} reference values by more than their tolerance")
-    return "\n".join(lines), not missed
+    if check:
+        lines.append(f"this model gives all {len(rows)} reference values within their tolerance" if not missed
+                     else f"this model misses {missed} of the {len(rows)} reference values by more than their tolerance")
+    return "\n".join(lines), not missed or not check
 
 
 def _measurements(path: str | None):
@@ -362,8 +372,10 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
     sw = sub.add_parser("sweep", help="every readout over a product of values: CSV or JSON lines")
     _add_sweep_options(sw)
     sw.add_argument("--format", choices=("csv", "jsonl"), default="csv", help="output format (default csv)")
-    sub.add_parser("claims", help=f"every figure published in '{SEED_TITLE}', beside the whole-pass model's value",
-                   description=CLAIMS_LEGEND)
+    cl = sub.add_parser("claims", help=f"every figure published in '{SEED_TITLE}', beside the whole-pass model's value",
+                        description=CLAIMS_LEGEND)
+    cl.add_argument("--check", action="store_true", help="also the reference value recorded beside each figure and "
+                    "its tolerance; exit status 1 where this model misses one")
     cal = sub.add_parser("calibrate", help="fit the calibrated model's constants to the measurements")
     cal.add_argument("--data", help="the measurements CSV (default: the packaged one)")
     cal.add_argument("--write", action="store_true", help="store the fitted constants in specmodel/calibration/fitted.py")
@@ -392,7 +404,7 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace, catalog: Catalog) -> int:
     """The chosen subcommand; its exit status."""
     if args.command == "claims":
-        text, ok = _claims()
+        text, ok = _claims(args.check)
         print(text)
         return 0 if ok else 1
     if args.command == "calibrate":

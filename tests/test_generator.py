@@ -407,7 +407,7 @@ def test_the_archive_runs_as_the_checkouts_specmodel_does(archive, tmp_path):
     assert re.search(r"(?im)^\s*speedup\b", shipped), shipped
     assert shipped == _specmodel(command, ROOT, ROOT)
     # `claims` reads the packaged data
-    claims = ["-m", "specmodel", "claims"]
+    claims = ["-m", "specmodel", "claims", "--check"]
     assert _specmodel(claims, unpacked, tmp_path) == _specmodel(claims, ROOT, ROOT)
 
 
