@@ -629,7 +629,7 @@ def test_the_gamma_by_load_flag_says_what_it_does_and_vllms_limits():
     out = _cli(str(DATA / "v1-two-engines.log"), "--site-grid").stdout
     flag = next(i for i, line in enumerate(out.splitlines()) if "num_speculative_tokens_per_batch_size" in line)
     said = out.splitlines()[flag - 1]
-    assert DYNAMIC_SD_SCHEDULE in said and said.endswith(DYNAMIC_SD_LIMITS + ":") and "vLLM ≥ 0.24" not in out
+    assert f"{DYNAMIC_SD_SCHEDULE}; {DYNAMIC_SD_LIMITS}:" in said and "vLLM ≥ 0.24" not in out
 
 
 @pytest.mark.parametrize("name", ["prometheus-zero-drafts.txt", "v1-0.8.3.log", "v1-unreadable.log"])

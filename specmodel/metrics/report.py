@@ -207,7 +207,7 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
     else:
         lines.append(f"no --speculative-config: at batch {s.batch} no γ beats plain decoding")
     if advice.dynamic_speculative_config:
-        lines.append(f"γ by load, with vLLM's dynamic speculative decoding ({DYNAMIC_SD_DOCS}): {DYNAMIC_SD_SCHEDULE}. "
+        lines.append(f"γ by load, with vLLM's dynamic speculative decoding ({DYNAMIC_SD_DOCS}): {DYNAMIC_SD_SCHEDULE}; "
                      f"{DYNAMIC_SD_LIMITS}:")
         lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.dynamic_speculative_config)}'")
     return "\n".join(lines)

@@ -243,7 +243,7 @@ def test_each_text_is_answered_as_fit_metrics_site_grid_answers_it(home, names):
         # the γ-by-load flag with what it does and vLLM's stated limits, as the command line says
         # them (found by a cold read: a verbless sentence, an unsourced "vLLM 0.24", no limits)
         if cli["advice"]["dynamic_speculative_config"]:
-            assert DYNAMIC_SD_SCHEDULE in answer and DYNAMIC_SD_LIMITS[0].upper() + DYNAMIC_SD_LIMITS[1:] in answer, name
+            assert f"{DYNAMIC_SD_SCHEDULE}; {DYNAMIC_SD_LIMITS}:" in answer and "VLLM" not in answer, name
             assert "vLLM 0.24" not in answer
 
 

@@ -476,7 +476,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       // (report.py DYNAMIC_SD_SCHEDULE and DYNAMIC_SD_LIMITS, the same words)
       const p = el("p", "To change γ with load, with vLLM's ");
       const a = el("a", "dynamic speculative decoding", { href: DYNAMIC_DOCS });
-      p.append(a, document.createTextNode(`: ${DYNAMIC_SD_SCHEDULE}. ${DYNAMIC_SD_LIMITS.charAt(0).toUpperCase()}${DYNAMIC_SD_LIMITS.slice(1)}:`));
+      p.append(a, document.createTextNode(`: ${DYNAMIC_SD_SCHEDULE}; ${DYNAMIC_SD_LIMITS}:`)); // (never capitalised: "vLLM")
       const pre = el("pre");
       // the flags before it (--tensor-parallel-size on several GPUs) as the per-batch one has them
       const before = flag.slice(0, flag.indexOf("--speculative-config"));
