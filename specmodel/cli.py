@@ -191,7 +191,11 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     if args.file == "-":
         text = sys.stdin.read()
     else:
-        text = Path(args.file).read_text(encoding="utf-8", errors="replace")
+        try:
+            text = Path(args.file).read_text(encoding="utf-8", errors="replace")
+        except OSError as e:  # (found by a cold read: "[Errno 2] No such file or directory", unnamed)
+            raise ModelInputError("file", f"{args.file!r} cannot be read ({e.strerror or e})",
+                                  "a saved engine log or Prometheus scrape, or - for standard input") from None
     reading = parse_metrics(text)
     notes = []
     fitted_reading = reading

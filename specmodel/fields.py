@@ -61,7 +61,7 @@ class Field:
     def allowed(self, names=None) -> str:
         """What the field accepts, as the error messages say it."""
         if self.kind == INT:
-            return f"an integer from {self.low:g} to {self.high:g}"
+            return f"an integer from {int(self.low):,} to {int(self.high):,}"  # not 1.04858e+06 (a cold read)
         if self.kind == FLOAT:
             return f"a number in ({self.low:g}, {self.high:g}]"
         return ", ".join(names if names is not None else self.choices or ())

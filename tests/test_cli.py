@@ -365,3 +365,15 @@ def test_the_catalog_says_which_keys_each_option_takes():
     for key in ("llama-3.2-1b", "eagle3", "ngram"):
         assert re.search(rf"^  {re.escape(key)} ", out[drafters:], re.M), key
         assert run("evaluate", "--drafter", key, "--target", "llama-3.1-8b-instruct", "--ignore-memory").returncode == 0
+
+
+def test_every_bound_and_file_error_reads_as_the_rest():
+    """Found by a cold read: "an integer from 1 to 1.04858e+06" for --context, and fit-metrics on a
+    missing file printed Python's "[Errno 2] …" without naming the argument or what it takes."""
+    from specmodel.fields import FIELDS
+    for f in FIELDS.values():
+        assert not re.search(r"\de[+-]?\d", f.allowed()), (f.name, f.allowed())
+    assert "1 to 1,048,576" in run("evaluate", "--context", "-1").stderr
+    err = run("fit-metrics", "/nonexistent/log.txt")
+    assert err.returncode == 2 and err.stderr.startswith("specmodel: error: file: '/nonexistent/log.txt' cannot be read")
+    assert "allowed: a saved engine log or Prometheus scrape, or - for standard input" in err.stderr

@@ -35,8 +35,9 @@ STUDY_COLOURS = [TEAL, PURPLE]
 
 
 def _or(contexts: list[int]) -> str:
-    """Grid contexts as the axis writes them: 512, 8k."""
-    names = [f"{c // 1024}k" if c >= 1024 else str(c) for c in contexts]
+    """Grid contexts as the caption and the prose write them: 512, 8,192 (found by a cold read: the
+    legend's "8k" beside the caption's "8,192")."""
+    names = [f"{c:,}" for c in contexts]
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 

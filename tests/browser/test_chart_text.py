@@ -57,6 +57,8 @@ def _problems(charts) -> list[str]:
                 found.append(f"{chart['name']}: {t['text']!r} runs off the chart")
             if re.search(r"\de[+-]?\d", t["text"]):
                 found.append(f"{chart['name']}: {t['text']!r} is in exponent notation")
+            if re.search(r"\d+k tokens", t["text"]):  # (only an axis of k = 1024 writes 8k; a cold read)
+                found.append(f"{chart['name']}: {t['text']!r} writes a context in k beside the caption's 8,192")
             if re.fullmatch(r"\d{4,}", t["text"]):  # the prose, tables and tooltips write "1,024"
                 found.append(f"{chart['name']}: {t['text']!r} has no thousands separator")
             if t["text"].endswith("…"):  # Vega cut it at its label limit

@@ -107,6 +107,8 @@ def test_bad_url_values_are_corrected_and_explained(page, page_log):
     for key in ("batch", "context", "gamma", "alpha", "drafter"):
         assert key in text
     assert "“foo” is not a setting of the simulation; ignored." in text
+    # each value the note names as the controls write it (found by a cold read: "0.8" beside 0.80)
+    assert "alpha=1e400 is outside 0.05–0.95; using 0.95." in text and "context=99999999 is outside" in text
     # The URL's text is shown as text, never parsed as markup.
     assert notes.locator("img").count() == 0
     assert "<img" in text

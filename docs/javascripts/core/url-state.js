@@ -46,9 +46,10 @@ function shown(raw) {
   return cut ? `${text}…` : text;
 }
 
-// A grid value as the controls write it: thousands separated (4,096).
+// A grid value as the controls write it: thousands separated (4,096), α to two decimals (0.80;
+// found by a cold read: "using the nearest value, 0.8" beside the control's 0.80).
 function written(value) {
-  return Number.isInteger(value) ? value.toLocaleString("en-US") : String(value);
+  return Number.isInteger(value) ? value.toLocaleString("en-US") : value.toFixed(2);
 }
 
 // A number written out, however long (forty nines, 1e400): a request for "that much", clamped to
