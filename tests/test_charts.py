@@ -502,7 +502,7 @@ def test_the_throughput_chart_says_where_its_measurements_were_taken(specs, site
                 if (p.gpu, p.target) == (site.base.gpu, site.base.target)]
     subtitle = " ".join(specs["throughput"]["title"]["subtitle"])
     assert f"at {round(min(measured)):,} to {round(max(measured)):,} tokens of context" in subtitle
-    assert "only at 512 or 8k tokens." in subtitle  # 343 and 640 are nearest 512, 8,448 nearest 8,192
+    assert "only at 512 or 8,192 tokens." in subtitle  # 343 and 640 are nearest 512, 8,448 nearest 8,192
 
 
 def test_every_number_in_a_data_table_has_a_format():
