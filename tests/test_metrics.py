@@ -61,8 +61,11 @@ def test_each_format_reads_as_worked_out_by_hand(name):
     if want.get("unfittable"):
         with pytest.raises(MetricsInputError):
             fit_acceptance(r)
-    elif "shape" in want:
-        assert fit_acceptance(r).shape == want["shape"]
+    else:
+        if "shape" in want:
+            assert fit_acceptance(r).shape == want["shape"]
+        # found by a cold read: rates of 0.000 fitted α = 0.05 unsaid that the grid's end set α
+        assert fit_acceptance(r, FIELDS["alpha"].grid).grid_edge == want.get("grid_edge")
 
 
 def test_text_that_is_not_metrics_is_refused_with_an_example():
@@ -427,6 +430,26 @@ def test_a_one_number_fit_says_the_grid_limits_it_not_the_shape():
     assert "no acceptance shape describes" not in out
     # finer α: nothing to say
     assert "closest α on the grid" not in _cli(str(DATA / "prometheus-no-positions.txt")).stdout
+
+
+@pytest.mark.parametrize("name, alpha, end, bound", [("v1-all-rejected.log", "0.05", "starts", "upper"),
+                                                     ("prometheus-few-accepted.txt", "0.05", "starts", "upper"),
+                                                     ("v1-all-accepted.log", "0.95", "ends", "lower")])
+def test_a_fit_the_grids_end_stops_says_so_and_which_way_its_speedups_err(name, alpha, end, bound):
+    """Found by a cold read: rates of 0.000 fitted α = 0.05 and rates of 1.000 α = 0.95 on the site's
+    grid, with no word that the grid's end, not the text, set α (the second was called a shape
+    misfit: at α = 1 the text's rates are exactly the model's)."""
+    out = _cli(str(DATA / name), "--site-grid").stdout
+    side = "below" if end == "starts" else "above"
+    assert (f"note: the measured acceptance lies {side} the α grid, which {end} at {alpha}: the advice prices "
+            f"α = {alpha}, so its speedups are {bound} bounds") in out, out
+    assert "no acceptance shape describes" not in out and "no α gives" not in out
+    # speedups rise with α at every γ ≥ 1: the bound is the right way round
+    fit = fit_acceptance(parse_metrics((DATA / name).read_text()), FIELDS["alpha"].grid)
+    finer = fit_acceptance(parse_metrics((DATA / name).read_text()))
+    assert (finer.alpha < fit.alpha) if bound == "upper" else (finer.alpha > fit.alpha)
+    # the command line's own finer grid reaches the text: nothing to say
+    assert "α grid, which" not in _cli(str(DATA / name)).stdout
 
 
 def test_a_v0_rate_no_shape_gives_is_a_poor_fit():

@@ -35,8 +35,11 @@ MEAN_LENGTH = "mean acceptance length"
 V0_RATE = "V0 draft acceptance rate"
 POOR_FIT = {PER_POSITION: 0.05, MEAN_LENGTH: 0.1, V0_RATE: 0.05}
 # A one-number fit further than this from the text's mean (printed to two decimals) says that
-# the α grid's step limits it.
+# the α grid's step limits it; a fit at the grid's lowest or highest α whose mean acceptance length
+# misses the text's by more than this, in the direction past that end, says that the grid's end does.
 GRID_NOTE_RESIDUAL = 0.005
+BELOW_GRID = "below"
+ABOVE_GRID = "above"
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,11 @@ class AcceptanceFit:
     ``fit-metrics --site-grid``). ``out_of_range`` (basis MEAN_LENGTH): the text's mean lies
     beyond what the shape gives at any α tried; else a one-number fit's residual is only the α
     grid's step, no sign of a wrong shape (found once: "no acceptance shape describes these numbers
-    well" for a V0 line 0.076 from α = 0.9).
+    well" for a V0 line 0.076 from α = 0.9). ``grid_edge``: BELOW_GRID or ABOVE_GRID where α is the
+    lowest or highest α tried (the highest below 1) and the text's acceptance lies past it (the
+    fitted mean acceptance length misses the text's by more than GRID_NOTE_RESIDUAL on that side),
+    else None. Found by a cold read: per-position rates 0.000 fitted α = 0.05 and 1.000 fitted
+    α = 0.95 on the site's grid without a word that the grid's end, not the text, set α.
     """
 
     shape: str
@@ -67,6 +74,7 @@ class AcceptanceFit:
     # at its own best α, by shape name (what chose the shape); else empty
     v0_rates: dict = field(default_factory=dict)
     measured_v0_rate: float | None = None
+    grid_edge: str | None = None
 
     @property
     def v0_rate_gap(self) -> float | None:
@@ -90,7 +98,8 @@ class AcceptanceFit:
         return {"poor": self.poor, "out_of_range": self.out_of_range, "shape": self.shape, "alpha": self.alpha, "gamma": self.gamma, "residual": self.residual,
                 "residuals": dict(self.residuals), "alphas": dict(self.alphas), "basis": self.basis,
                 "fitted_per_position": list(self.fitted_per_position),
-                "fitted_mean_acceptance_length": self.fitted_mean_acceptance_length, "v0_rates": dict(self.v0_rates)}
+                "fitted_mean_acceptance_length": self.fitted_mean_acceptance_length, "v0_rates": dict(self.v0_rates),
+                "grid_edge": self.grid_edge}
 
 
 def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
@@ -115,7 +124,8 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
             if best is None or rms[i] < best[2] - 1e-12:
                 best = (shape, float(a[i]), float(rms[i]))
         shape, alpha, residual = best
-        return _fit(shape, alpha, gamma, residual, residuals, best_alphas, PER_POSITION)
+        return _fit(shape, alpha, gamma, residual, residuals, best_alphas, PER_POSITION,
+                    measured_mean=1 + float(measured.sum()), alphas_tried=a)
     if reading.mean_acceptance_length is not None and reading.gamma:
         gamma = int(reading.gamma)
         m = reading.mean_acceptance_length
@@ -133,7 +143,7 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
         # a shape that reaches the length first; among them the rate nearest V0's (ties: the earlier)
         shape = min(shapes, key=lambda s: (beyond[s], abs(rates[s] - rate) if rates else 0.0))
         return _fit(shape, best_alphas[shape], gamma, residuals[shape], residuals, best_alphas, MEAN_LENGTH,
-                    beyond[shape], rates, rate if rates else None)
+                    beyond[shape], rates, rate if rates else None, measured_mean=m, alphas_tried=a)
     missing = " ".join(reading.notes[-1:]) or "The text gives no mean acceptance length."
     # the note's sentence goes on after a colon: lower case (the page's fit.js does the same)
     missing = missing[0].lower() + missing[1:]
@@ -141,7 +151,21 @@ def fit_acceptance(reading: Reading, alphas=FINE_ALPHAS) -> AcceptanceFit:
 
 
 def _fit(shape: str, alpha: float, gamma: int, residual: float, residuals: dict, alphas: dict, basis: str,
-         out_of_range: bool = False, v0_rates: dict | None = None, measured_v0_rate: float | None = None) -> AcceptanceFit:
+         out_of_range: bool = False, v0_rates: dict | None = None, measured_v0_rate: float | None = None, *,
+         measured_mean: float, alphas_tried: np.ndarray) -> AcceptanceFit:
     per_pos = per_position_acceptance(gamma, alpha, shape, gamma)
+    fitted_mean = float(1 + per_pos.sum())
     return AcceptanceFit(shape, alpha, gamma, residual, residuals, alphas, basis, tuple(float(p) for p in per_pos),
-                         float(1 + per_pos.sum()), out_of_range, dict(v0_rates or {}), measured_v0_rate)
+                         fitted_mean, out_of_range, dict(v0_rates or {}), measured_v0_rate,
+                         grid_edge(alpha, alphas_tried, measured_mean - fitted_mean))
+
+
+def grid_edge(alpha: float, alphas_tried, excess: float) -> str | None:
+    """BELOW_GRID or ABOVE_GRID where ``alpha`` is the lowest or highest of ``alphas_tried`` (the
+    highest only below 1, beyond which no α lies) and ``excess`` (the text's mean acceptance length
+    minus the fit's, tokens) points past it by more than GRID_NOTE_RESIDUAL; else None."""
+    if alpha == float(np.min(alphas_tried)) and excess < -GRID_NOTE_RESIDUAL:
+        return BELOW_GRID
+    if alpha == float(np.max(alphas_tried)) < 1 and excess > GRID_NOTE_RESIDUAL:
+        return ABOVE_GRID
+    return None

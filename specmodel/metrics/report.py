@@ -9,7 +9,7 @@ from ..extrapolation import extrapolation_note
 from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
-from .fit import POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION
+from .fit import BELOW_GRID, POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION
 from .parse import Reading, _shown
 
 
@@ -143,15 +143,19 @@ def fit_line(fit: AcceptanceFit, reading: Reading) -> str:
                 f"can: at the α that gives the length, {averages}, against the text's "
                 f"{reading.v0_draft_acceptance_rate:.3f}; the nearest wins; other shapes' residuals: {others})")
     return (f"fit: acceptance {fit.shape}, α = {alpha_text(fit.alpha)}, γ = {fit.gamma}, residual {fit.residual:.3f} {unit}"
-            f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}{_fit_note(fit)}")
+            f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}{fit_note(fit)}")
 
 
-def _fit_note(fit: AcceptanceFit) -> str:
-    """What limits the fit, as the page's fit paragraph says it (views/metrics.js fitLimit)."""
+def fit_note(fit: AcceptanceFit) -> str:
+    """What limits the fit, as the page's fit paragraph says it (metrics/fit.js fitLimit): "" or a line
+    "\\n  note: …"."""
     if fit.v0_rates and fit.poor and fit.v0_rate_gap > POOR_FIT[V0_RATE]:
         nearest = min(fit.v0_rates.values(), key=lambda r: abs(r - fit.measured_v0_rate))
         return (f"\n  note: no acceptance shape gives both this mean acceptance length and V0's draft acceptance rate "
                 f"({fit.measured_v0_rate:.3f} against {nearest:.3f} at best): the advice is only as good as this fit")
+    if fit.grid_edge:
+        # the grid's end, not the shape, is what the fit misses by (so no "no shape describes" note)
+        return f"\n  note: {grid_edge_note(fit, 'advice')}"
     if fit.grid_limited:
         # (that one number cannot tell the shapes apart, the fit line has said already)
         return f"\n  note: α = {alpha_text(fit.alpha)} is the closest α on the grid: its step limits the match"
@@ -161,6 +165,16 @@ def _fit_note(fit: AcceptanceFit) -> str:
     if fit.poor:
         return "\n  note: no acceptance shape describes these numbers well: the advice is only as good as this fit"
     return ""
+
+
+def grid_edge_note(fit: AcceptanceFit, answer: str) -> str:
+    """The note of a fit the α grid's end stopped (fit.grid_edge), as the page's fit.js fitLimit
+    writes it; ``answer``: what the reader calls the priced result ("advice" here, "answer" on the page).
+    Speedups rise with α at every γ ≥ 1, so the priced ones bound the text's from that side."""
+    low = fit.grid_edge == BELOW_GRID
+    return (f"the measured acceptance lies {fit.grid_edge} the α grid, which {'starts' if low else 'ends'} at "
+            f"{alpha_text(fit.alpha)}: the {answer} prices α = {alpha_text(fit.alpha)}, so its speedups are "
+            f"{'upper' if low else 'lower'} bounds")
 
 
 def advice_text(advice: Advice, catalog: Catalog) -> str:

@@ -14,8 +14,19 @@ export class FitError extends Error {}
 // fit.py's GRID_NOTE_RESIDUAL: a one-number fit further than this from the text's mean (printed
 // to two decimals) says that the α grid's step limits it.
 export const GRID_NOTE_RESIDUAL = 0.005;
+export const BELOW_GRID = "below";
+export const ABOVE_GRID = "above";
 
-// What limits a fit, in the command line's words (specmodel/metrics/report.py _fit_note): a
+// fit.py grid_edge: BELOW_GRID or ABOVE_GRID where α is the grid's lowest or highest (the highest
+// only below 1) and the text's mean acceptance length lies past it by more than GRID_NOTE_RESIDUAL
+// (excess: the text's minus the fit's, tokens); else null.
+export function gridEdge(alpha, alphas, excess) {
+  if (alpha === Math.min(...alphas) && excess < -GRID_NOTE_RESIDUAL) return BELOW_GRID;
+  if (alpha === Math.max(...alphas) && alpha < 1 && excess > GRID_NOTE_RESIDUAL) return ABOVE_GRID;
+  return null;
+}
+
+// What limits a fit, in the command line's words (specmodel/metrics/report.py fit_note): a
 // one-number fit's residual is the grid's step unless no α reaches the text's mean (found once:
 // "No acceptance shape describes these numbers well" for a V0 line 0.076 from α = 0.90).
 export function fitLimit(fit, poorFit, alphaText) {
@@ -27,6 +38,13 @@ export function fitLimit(fit, poorFit, alphaText) {
       return `no acceptance shape gives both this mean acceptance length and V0's draft acceptance rate ` +
         `(${fixed(fit.measured_v0_rate, 3)} against ${fixed(nearest, 3)} at best): the answer is only as good as this fit`;
     }
+  }
+  if (fit.grid_edge) {
+    // report.py grid_edge_note: the grid's end, not the shape, is what the fit misses by; speedups
+    // rise with α at every γ ≥ 1, so the priced ones bound the text's from that side
+    const low = fit.grid_edge === BELOW_GRID;
+    return `the measured acceptance lies ${fit.grid_edge} the α grid, which ${low ? "starts" : "ends"} at ${alphaText}: ` +
+      `the answer prices α = ${alphaText}, so its speedups are ${low ? "upper" : "lower"} bounds`;
   }
   if (fit.basis === MEAN_LENGTH) {
     if (!fit.out_of_range) {
@@ -44,7 +62,8 @@ export function fitLimit(fit, poorFit, alphaText) {
 }
 
 // {shape, alpha, gamma, residual, residuals, alphas, basis, fitted_per_position,
-//  fitted_mean_acceptance_length, measured_mean_acceptance_length, truncated, out_of_range}; alphas: the best α
+//  fitted_mean_acceptance_length, measured_mean_acceptance_length, truncated, out_of_range,
+//  grid_edge}; alphas: the best α
 // of each shape tried (a configuration whose data hold fewer shapes uses its own shape's best). A
 // reading with more draft positions than the table holds is fitted on the first ones (the
 // simulation's γ stops there), and `truncated` says how many the text has.
@@ -77,7 +96,10 @@ export function fitOnGrid(reading, table) {
     // the text's own mean, from its counts, where nothing was cut
     const cut = gamma < reading.per_position_acceptance.length || reading.mean_acceptance_length === null;
     const measuredMean = cut ? 1 + measured.reduce((a, b) => a + (Number.isNaN(b) ? 0 : b), 0) : reading.mean_acceptance_length;
-    return result(table, best.shape, best.i, gamma, best.residual, residuals, alphas, PER_POSITION, reading, top, measuredMean);
+    const fitted = result(table, best.shape, best.i, gamma, best.residual, residuals, alphas, PER_POSITION, reading, top, measuredMean);
+    // fit.py: the text's mean over the fitted positions, 1 + Σ rates, against the fit's
+    const excess = 1 + measured.reduce((a, b) => a + b, 0) - fitted.fitted_mean_acceptance_length;
+    return { ...fitted, grid_edge: gridEdge(fitted.alpha, table.alphas, excess) };
   }
   if (reading.mean_acceptance_length !== null && reading.gamma) {
     // fit.py: one length cannot tell the shapes apart, so falling (the model's default) is
@@ -111,7 +133,8 @@ export function fitOnGrid(reading, table) {
     for (const s of shapes.slice(1)) if (worse(shape, s)) shape = s;
     const fitted = result(table, shape, index[shape], gamma, residuals[shape], residuals, alphas, MEAN_LENGTH, reading, top,
       gamma < reading.gamma ? null : reading.mean_acceptance_length);
-    return { ...fitted, out_of_range: beyond[shape], v0_rates: rates, measured_v0_rate: shapes.length > 1 ? rate : null };
+    return { ...fitted, out_of_range: beyond[shape], v0_rates: rates, measured_v0_rate: shapes.length > 1 ? rate : null,
+      grid_edge: gridEdge(fitted.alpha, table.alphas, m - fitted.fitted_mean_acceptance_length) };
   }
   const note = reading.notes.length ? reading.notes[reading.notes.length - 1] : "The text gives no mean acceptance length.";
   // the note's sentence goes on after a colon: lower case (fit.py)
@@ -136,5 +159,6 @@ function result(table, shape, i, gamma, residual, residuals, alphas, basis, read
     out_of_range: false,
     v0_rates: {},
     measured_v0_rate: null,
+    grid_edge: null,
   };
 }
