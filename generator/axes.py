@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from specmodel import FIELDS, Catalog, State
+from specmodel.fields import nearest_on_axis  # noqa: F401 - the site's axes use it, and import it from here
 from specmodel.breakdown import PART_LABELS, STEP_PARTS
 from specmodel.calibration.measurements import GPUSTACK, SILYBENCH
 from specmodel.costs import COST_MODELS
@@ -56,11 +57,6 @@ assert all(m in COST_MODELS for m in SITE_COST_MODELS + BREAKDOWN_MODELS)
 def other_cost_model(name: str) -> str:
     """The cost model the page sets beside ``name``: the first other one the site offers."""
     return next(m for m in SITE_COST_MODELS if m != name)
-
-
-def nearest_on_axis(values, x: float) -> float:
-    """The value of a numeric axis nearest ``x`` (ties to the lower)."""
-    return min(values, key=lambda v: (abs(v - x), v))
 
 
 def nearest_on_log_axis(values, x: float) -> float:

@@ -22,12 +22,12 @@ from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_
 from .calibration.validate import validate
 from .catalog import Catalog, default_catalog, load_catalog
 from .catalog_text import catalog_text
-from .display import alpha_text, wrap
+from .display import alpha_text, decimals_beside_one, wrap
 from .claims import SEED_TITLE, claim_words, evaluate_claims
 from .costs import COST_MODELS
 from .errors import ModelInputError
 from .extrapolation import extrapolation_note
-from .fields import FIELDS, site_acceptance_shapes
+from .fields import FIELDS, nearest_on_axis, site_acceptance_shapes
 from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
@@ -126,7 +126,13 @@ def _alpha_note(args: argparse.Namespace, state: State, catalog: Catalog) -> str
     typical = _typical_chat(state.drafter, state.target, catalog)
     how = (f"{typical.basis}: mean acceptance length {typical.mean_acceptance_length} at γ = {typical.measured_gamma}"
            if typical.basis != "assumed" else "assumed")
-    return f"α is {state.drafter}'s typical on chat for {state.target}, {how}; --alpha sets it"
+    # found by a cold read: a decision-map cell at α 0.85 said 1.0004× (faster), evaluate left to
+    # its default 0.8363 said 0.993× (slower), and nothing here said why
+    on_grid = nearest_on_axis(FIELDS["alpha"].grid, typical.alpha)
+    site = ("" if on_grid == typical.alpha else
+            f"; the site's pages use {alpha_text(on_grid)}, the nearest α on their grid: --alpha {alpha_text(on_grid)} "
+            "prices what they show")
+    return f"α is {state.drafter}'s typical on chat for {state.target}, {how}; --alpha sets it{site}"
 
 
 def gb_needed(memory_bytes: float) -> str:
@@ -142,23 +148,23 @@ def _check_memory(state: State, catalog: Catalog, r) -> None:
         return
     gpus = catalog.gpu_group(state.gpu, state.tp)
     raise ModelInputError(
-        "memory", f"{state.target} with {state.drafter} at batch {state.batch} and context {state.context} needs "
+        "--batch, --context, --tp", f"{state.target} with {state.drafter} at batch {state.batch} and context {state.context} needs "
         f"{gb_needed(r.memory_required_bytes)}; {'one ' if state.tp == 1 else ''}{gpus.label} "
         f"hold{'s' if state.tp == 1 else ''} {gpus.memory_capacity_bytes / 1e9:,.0f} GB",
-        "a state that fits: fewer sequences, a shorter context, more GPUs (--tp), or --ignore-memory")
+        "a batch and context that fit on the GPUs (fewer sequences, a shorter context, more GPUs), or --ignore-memory")
 
 
 def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> str:
     capacity = catalog.gpu_group(state.gpu, state.tp).memory_capacity_bytes
     pp = ", ".join(f"{p:.3f}" for p in r.per_position_acceptance)
     rows = [
-        ("speedup", f"{r.speedup:.3f}×"),
+        ("speedup", f"{r.speedup:.{decimals_beside_one(r.speedup, 3)}f}×"),
         ("speculative tokens/s", f"{r.spec_tokens_per_s:,.1f} tokens/s"),
         ("plain tokens/s", f"{r.plain_tokens_per_s:,.1f} tokens/s"),
         ("mean acceptance length", f"{r.mean_acceptance_length:.3f} tokens"),
         ("per-position acceptance", pp),
         ("draft share of time", f"{r.draft_time_share:.1%}"),
-        ("arithmetic ratio", f"{r.arithmetic_ratio:.3f}×"),
+        ("arithmetic ratio", f"{r.arithmetic_ratio:.{decimals_beside_one(r.arithmetic_ratio, 3)}f}×"),
         ("verify pass bytes", f"{r.verify_bytes / 1e9:.3f} GB"),
         ("verify pass FLOPs", f"{r.verify_flops / 1e12:.4f} TFLOP"),
         ("verify pass time", f"{r.verify_time_s * 1e3:.3f} ms"),
@@ -449,6 +455,18 @@ def _run(args: argparse.Namespace, catalog: Catalog) -> int:
     return 0
 
 
+def _error_text(e: ModelInputError) -> str:
+    """``e`` in argparse's words where the value came in through an option or the file argument
+    ("argument --drafter: …", as argparse writes a bad --tp), else as it is (a field of a pasted
+    text, a catalog entry). Found by a cold read: one run said "argument --tp:", the next
+    "--batch:", "drafter:", "memory:" and "file:"."""
+    text = str(e)
+    field = FIELDS[e.field].option if e.field in FIELDS else e.field
+    if field.startswith("--") or field == "file":
+        return f"argument{'s' if ', ' in field else ''} {field}{text[len(e.field):]}"
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
     try:
@@ -464,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe raises here, not at exit where nothing can catch it
         return status
     except ModelInputError as e:
-        print(f"specmodel: error: {e}", file=sys.stderr)
+        print(f"specmodel: error: {_error_text(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader stopped reading (`specmodel sweep … | head`): not an error of ours; the

@@ -108,6 +108,12 @@ class Field:
 TENSOR_PARALLEL = (1, 2, 4, 8)
 
 
+def nearest_on_axis(values, x: float) -> float:
+    """The value of a numeric axis (a field's grid) nearest ``x`` (ties to the lower): where the
+    site puts a value it has no data for, such as a drafter's typical α (0.8363 → 0.85)."""
+    return min(values, key=lambda v: (abs(v - x), v))
+
+
 def _alpha_grid() -> tuple[float, ...]:
     # Written as decimals so that 0.15 is 0.15 (not 0.15000000000000002): the page looks values up
     # by equality.

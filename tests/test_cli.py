@@ -375,5 +375,33 @@ def test_every_bound_and_file_error_reads_as_the_rest():
         assert not re.search(r"\de[+-]?\d", f.allowed()), (f.name, f.allowed())
     assert "1 to 1,048,576" in run("evaluate", "--context", "-1").stderr
     err = run("fit-metrics", "/nonexistent/log.txt")
-    assert err.returncode == 2 and err.stderr.startswith("specmodel: error: file: '/nonexistent/log.txt' cannot be read")
+    assert err.returncode == 2 and err.stderr.startswith("specmodel: error: argument file: '/nonexistent/log.txt' cannot be read")
     assert "allowed: a saved engine log or Prometheus scrape, or - for standard input" in err.stderr
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["evaluate", "--tp", "3"], "argument --tp"),  # argparse's own
+    (["sweep", "--batch", "1:abc"], "argument --batch"),
+    (["evaluate", "--target", "llama-3.1-8b-instruct", "--drafter", "qwen3-0.6b"], "argument --drafter"),
+    (["evaluate", "--drafter", "ngram", "--batch", "256"], "arguments --batch, --context, --tp"),
+    (["fit-metrics", "/nonexistent/log.txt"], "argument file"),
+])
+def test_every_refused_value_names_the_option_it_came_through_as_argparse_does(argv, option):
+    """Found by a cold read: one run said "argument --tp:", the next "--batch:", "drafter:",
+    "memory:" (no option) with remedies for allowed values, and "file:"."""
+    out = run(*argv)
+    assert out.returncode == 2 and out.stderr.startswith(f"specmodel: error: {option}: "), out.stderr
+    assert out.stderr.count("; allowed: ") == 1 and out.stderr.count("\n") == 1
+
+
+def test_evaluate_left_to_its_typical_alpha_says_which_alpha_the_site_shows():
+    """Found by a cold read: the decision map's cell for L40S, Llama-3.3-70B, 512 sequences of 512
+    tokens said 1.0004× at α 0.85 (the site's grid); `evaluate` left to its default α 0.8363 said
+    0.993×, and nothing said why: the note under its table names the site's α and how to price it."""
+    argv = ["evaluate", "--gpu", "l40s", "--target", "llama-3.3-70b-instruct", "--batch", "512", "--context", "512",
+            "--drafter", "eagle3", "--gamma", "1", "--ignore-memory"]
+    out = run(*argv).stdout
+    assert "α=0.8363" in out and "the site's pages use 0.85, the nearest α on their grid: --alpha 0.85 prices what they show" in out
+    assert run(*argv, "--alpha", "0.85").stdout.split("\n")[1].split()[-1] == "1.0004×"
+    # an α on the grid already: nothing to say
+    assert "the site's pages use" not in run("evaluate").stdout

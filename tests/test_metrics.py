@@ -121,6 +121,9 @@ def test_numbers_that_cannot_be_are_refused_naming_the_field(case):
     assert case["allowed"] in e.value.allowed
     assert case.get("problem", "") in e.value.problem
     assert str(e.value).startswith(f"{case['field']}: ") and "\n" not in str(e.value)
+    # a count of five digits or more has its separators, outside what the text wrote (quoted)
+    # (found by a cold read: "99999 running requests; allowed: at most 65536")
+    assert not re.search(r"\d{5}", re.sub(r"'[^']*'", "", f"{e.value.problem}; {e.value.allowed}")), str(e.value)
 
 
 def test_the_cold_reads_cases_are_refused_with_these_words():
@@ -164,7 +167,7 @@ def test_the_model_s_limits_are_the_parser_s():
     assert parse_metrics(f"SpecDecoding metrics: Per-position acceptance rate: {rates}").gamma == MAX_DRAFT_POSITIONS
     out = _cli("-", stdin=f"SpecDecoding metrics: Per-position acceptance rate: {rates}, 0.5")
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr == f"specmodel: error: metrics: the text has {MAX_DRAFT_POSITIONS + 1} draft positions; allowed: " \
+    assert out.stderr == f"specmodel: error: draft positions: {MAX_DRAFT_POSITIONS + 1} in the text; allowed: " \
                          f"at most {MAX_DRAFT_POSITIONS}\n"
 
 

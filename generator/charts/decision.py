@@ -40,6 +40,12 @@ LABEL = "#ffffff"  # the cells' text: every drafter colour and the grey are pick
 # and its text is in the page's ink: pale as the ladder's rungs that do not fit are.
 NO_FIT_OPACITY = 0.45  # at 0.3 a faded teal and a faded grey were hard to tell apart on slate
 CELL_FONT_PX = 10
+# A speedup within a hair of 1× takes four decimals to say which side of 1 it is on ("1.0004×",
+# formats.py beside_one): at CELL_FONT_PX it is wider than its cell and ran into the next cell's
+# label on a phone (found by a cold read, L40S with Llama-3.3-70B); longer labels than this many
+# characters are set smaller, as wide as a three-decimal one at CELL_FONT_PX.
+CELL_LABEL_CHARS = 6
+CELL_SMALL_FONT_PX = 8
 # No note under the map when the simulation's state does not fit: each cell is faded when its own
 # best choice does not (the simulation's drafter and γ are not what the map shows).
 SAYS_IF_IT_FITS = False
@@ -56,9 +62,10 @@ def spec(context: dict) -> dict:
     winners = [*drafters, PLAIN_WINS]
     base = alt.Chart(source(NAME)).transform_calculate(
         winner=f"datum.speedup <= 1 ? '{PLAIN_WINS}' : datum.drafter",
-        label="'γ' + datum.gamma + '\\n' + " + formatted("datum.speedup", "times"),
-        drafter_name=label_expr(labels, "datum.drafter"),
         shown=formatted("datum.speedup", "times"),
+    ).transform_calculate(
+        label="'γ' + datum.gamma + '\\n' + datum.shown",
+        drafter_name=label_expr(labels, "datum.drafter"),
         # α as the controls and the prose write it; the acceptance shape is a setting of its own
         alpha_shown=formatted("datum.alpha", "num"),
         shape_shown=label_expr(context["labels"]["acceptance"], "datum.acceptance"),
@@ -104,9 +111,9 @@ def spec(context: dict) -> dict:
     # Two-line label: shift up half a line so the pair is centred in the cell. White on a full
     # colour; the page's ink on a faded one (a cell that does not fit). It covers most of the
     # cell, so it carries the cell's tooltip too.
-    text = base.mark_text(fontSize=CELL_FONT_PX, lineBreak="\n", dy=-CELL_FONT_PX / 2 - 0.5,
-                          cursor="pointer").encode(
+    text = base.mark_text(lineBreak="\n", dy=-CELL_FONT_PX / 2 - 0.5, cursor="pointer").encode(
         x=x, y=y, text="label:N", color=alt.condition("datum.fits", alt.value(LABEL), alt.value("currentColor")),
+        size=alt.condition(f"length(datum.shown) > {CELL_LABEL_CHARS}", alt.value(CELL_SMALL_FONT_PX), alt.value(CELL_FONT_PX)),
         tooltip=tooltip)
     chart = alt.layer(cells, ring, text).properties(width=alt.Step(STEP_X), height=alt.Step(STEP_Y)).facet(
         row=alt.Row("task:N", sort=list(tasks), title=None,

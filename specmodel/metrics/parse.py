@@ -88,7 +88,7 @@ class MetricsInputError(ModelInputError):
 class ImpossibleMetricsError(MetricsInputError):
     """A number in the text that cannot be (more accepted tokens than drafted, a rate above 1, a NaN
     counter), text where the engine prints a number, or more draft positions or running requests than
-    the model prices (field "metrics"). The reading is refused, not fitted: a fit
+    the model prices (fields "draft positions", "running requests"). The reading is refused, not fitted: a fit
     of impossible numbers still prints a speedup and a flag. ``field`` is the field as the text
     writes it; the message (``<field>: <problem>; allowed: <allowed>``, one line) is parse.js's."""
 
@@ -615,7 +615,7 @@ def _read_llama(lines: list[str]) -> Reading:
         notes.append(f"{len(requests):,} requests were pooled, each weighted by its verify passes.")
     return Reading("llama-server log", records, gamma=gamma, num_drafts=drafts_total, num_draft_tokens=drafted,
                    num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
-                   notes=tuple(notes), derived={"num_drafts": "accepted / (mean len − 1), summed over requests",
+                   notes=tuple(notes), derived={"num_drafts": "accepted / (the printed mean acceptance length − 1), summed over requests",
                                                 "mean_acceptance_length": "1 + accepted / drafts"})
 
 
@@ -893,13 +893,20 @@ def parse_metrics(text: str) -> Reading:
 
 def _check_limits(reading: Reading) -> None:
     """A reading the model cannot price (more draft positions or running requests than its γ and
-    batch allow) is refused, as parse.js refuses it."""
+    batch allow) is refused, as parse.js refuses it: the field as the reading names it, counts
+    with separators (found by a cold read: "metrics: the text has 99999 running requests; allowed:
+    at most 65536" on the page and the command line)."""
     if reading.gamma is not None and reading.gamma > MAX_DRAFT_POSITIONS:
-        raise ImpossibleMetricsError("metrics", f"the text has {reading.gamma} draft positions",
-                                     f"at most {MAX_DRAFT_POSITIONS}")
+        raise ImpossibleMetricsError("draft positions", f"{_grouped(reading.gamma)} in the text",
+                                     f"at most {_grouped(MAX_DRAFT_POSITIONS)}")
     if reading.running_requests is not None and reading.running_requests > MAX_RUNNING_REQUESTS:
-        raise ImpossibleMetricsError("metrics", f"the text has {_shown(reading.running_requests)} running requests",
-                                     f"at most {MAX_RUNNING_REQUESTS}")
+        raise ImpossibleMetricsError("running requests", f"{_grouped(reading.running_requests)} in the text",
+                                     f"at most {_grouped(MAX_RUNNING_REQUESTS)}")
+
+
+def _grouped(x: float) -> str:
+    """A whole count with thousands separators, every digit (parse.js grouped); else as _shown."""
+    return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e21 else _shown(float(x))
 
 
 def _v0_left_out(n: int) -> str:

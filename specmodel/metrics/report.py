@@ -124,7 +124,7 @@ def reading_lines(reading: Reading, leave_out=()) -> list[str]:
     lines = ["; ".join(parts)]
     if reading.num_drafts is not None:
         lines.append(f"  drafts{_derived(reading, 'num_drafts')} {_count(reading.num_drafts)}, draft tokens "
-                     f"{_count(reading.num_draft_tokens)}, accepted (the accepted prefixes)"
+                     f"{_count(reading.num_draft_tokens)}, tokens in accepted prefixes"
                      f"{_derived(reading, 'num_accepted_tokens')} {_count(reading.num_accepted_tokens)}")
     return lines + [f"  note: {n}" for n in reading.notes if n not in leave_out]
 

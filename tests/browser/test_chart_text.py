@@ -71,13 +71,16 @@ def _problems(charts) -> list[str]:
                     continue
                 if _overlap(a, b):
                     found.append(f"{chart['name']}: {a['text']!r} overlaps {b['text']!r}")
-        # an axis's labels on one line, so close they read as one number ("5121024")
-        labels = sorted((t for t in texts if "role-axis-label" in t["group"]), key=lambda t: t["x0"])
-        for i, a in enumerate(labels):
-            for b in labels[i + 1:]:
-                same_line = min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > SLACK
-                if same_line and -SLACK < b["x0"] - a["x1"] < LABEL_GAP:
-                    found.append(f"{chart['name']}: axis labels {a['text']!r} and {b['text']!r} run together")
+        # an axis's labels, or the value labels of marks, on one line so close they read as one
+        # number ("5121024"; a decision-map cell's "1.0004×" against its neighbour's "1.06×")
+        for kind, which in (("axis labels", lambda t: "role-axis-label" in t["group"]),
+                            ("value labels", lambda t: t["mark"])):
+            labels = sorted((t for t in texts if which(t)), key=lambda t: t["x0"])
+            for i, a in enumerate(labels):
+                for b in labels[i + 1:]:
+                    same_line = min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > SLACK
+                    if same_line and -SLACK < b["x0"] - a["x1"] < LABEL_GAP:
+                        found.append(f"{chart['name']}: {kind} {a['text']!r} and {b['text']!r} run together")
     return found
 
 

@@ -566,7 +566,7 @@ def test_what_the_text_says_is_what_it_prints_and_derived_values_say_so(home):
     assert rows["mean acceptance length, as printed"] == "2.61", rows
     assert rows["mean acceptance length (derived: the printed 2.61 + 1 for the bonus token)"] == "3.610", rows
     assert "mean acceptance length" not in rows
-    assert rows["drafts (derived: accepted / the printed mean acceptance length) · draft tokens · accepted (prefixes)"] \
+    assert rows["drafts (derived: accepted / the printed mean acceptance length) · draft tokens · tokens in accepted prefixes"] \
         == "617 · 2,400 · 1,610", rows
     notes = home.locator("[data-metrics-notes] li").all_inner_texts()
     assert any("prints a mean acceptance length of 2.61 (3.61 with 1 added for the bonus token" in n for n in notes)
@@ -576,6 +576,22 @@ def test_what_the_text_says_is_what_it_prints_and_derived_values_say_so(home):
     cli = subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", str(DATA / "v1-three-means.log")],
                          capture_output=True, text=True, check=True).stdout
     assert all(n in cli for n in notes)
+
+
+def test_the_counts_row_names_what_the_command_line_names(home):
+    """Found by a cold read: the page's "accepted (prefixes) (derived: …)" against the command
+    line's "accepted (the accepted prefixes)", and "mean len − 1" where every other label writes
+    "the printed mean acceptance length": the row of counts, for texts whose counts are derived in
+    each way the parser derives them, has the command line's words."""
+    for name in ("llama-server.log", "v0.log", "v1-three-means.log", "v1-ngram.log"):
+        _paste(home, (DATA / name).read_text())
+        label = next(k for k in _reading_rows(home) if k.startswith("drafts"))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["fit-metrics", str(DATA / name), "--site-grid"]) == 0
+        line = next(ln.strip() for ln in out.getvalue().splitlines() if ln.startswith("  drafts"))
+        assert label == " · ".join(re.sub(r" [\d,.]+$", "", part) for part in re.split(r", (?=draft tokens |tokens in )", line)), (name, label, line)
+        assert ") (" not in label and "len" not in label.split()
 
 
 def test_a_one_number_fit_says_the_grid_limits_it_not_the_shape(home):

@@ -4,8 +4,9 @@
 
 import { fixed } from "../core/format.js";
 
-// a count as the command line writes it, with thousands separators (Python's f"{n:,}")
-const grouped = (n) => n.toLocaleString("en-US");
+// a count as the command line writes it, with thousands separators (Python's f"{n:,}"): every
+// digit of a whole count (toLocaleString alone rounds past 2^53 and cuts decimals), else as shown
+const grouped = (n) => (Number.isInteger(n) && Math.abs(n) < 1e21 ? BigInt(n).toLocaleString("en-US") : shown(n));
 
 export const MAX_TEXT_CHARS = 20_000_000;
 // The most draft positions and running requests the model prices (specmodel/fields.py's γ and
@@ -575,7 +576,7 @@ function readLlama(lines) {
     mean_acceptance_length: mean,
     per_position_acceptance: perPos,
     notes,
-    derived: { num_drafts: "accepted / (mean len − 1), summed over requests", mean_acceptance_length: "1 + accepted / drafts" },
+    derived: { num_drafts: "accepted / (the printed mean acceptance length − 1), summed over requests", mean_acceptance_length: "1 + accepted / drafts" },
   });
 }
 
@@ -885,14 +886,14 @@ export function parseMetrics(text) {
 }
 
 // A reading the model cannot price (more draft positions or running requests than its γ and batch
-// allow) is refused, as parse.py's _check_limits refuses it.
+// allow) is refused, as parse.py's _check_limits refuses it, in its words.
 function checkLimits(reading) {
   if (reading.gamma !== null && reading.gamma > MAX_DRAFT_POSITIONS) {
-    throw new BeyondModelError("metrics", `the text has ${reading.gamma} draft positions`, `at most ${MAX_DRAFT_POSITIONS}`);
+    throw new BeyondModelError("draft positions", `${grouped(reading.gamma)} in the text`, `at most ${grouped(MAX_DRAFT_POSITIONS)}`);
   }
   if (reading.running_requests !== null && reading.running_requests > MAX_RUNNING_REQUESTS) {
-    throw new BeyondModelError("metrics", `the text has ${shown(reading.running_requests)} running requests`,
-      `at most ${MAX_RUNNING_REQUESTS}`);
+    throw new BeyondModelError("running requests", `${grouped(reading.running_requests)} in the text`,
+      `at most ${grouped(MAX_RUNNING_REQUESTS)}`);
   }
   return reading;
 }

@@ -200,7 +200,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       rows.push(["per-position acceptance", listedRates(reading.per_position_acceptance, Math.max(...manifest.axes.gamma))]);
     }
     if (reading.num_drafts !== null) {
-      rows.push([`drafts${derivedLabel(reading, "num_drafts")} · draft tokens · accepted (prefixes)${derivedLabel(reading, "num_accepted_tokens")}`, `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
+      rows.push([`drafts${derivedLabel(reading, "num_drafts")} · draft tokens · tokens in accepted prefixes${derivedLabel(reading, "num_accepted_tokens")}`, `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
     }
     if (reading.v0_draft_acceptance_rate !== null) rows.push(["V0 draft acceptance rate", fixed(reading.v0_draft_acceptance_rate, 3)]);
     if (reading.running_requests !== null) rows.push(["running requests", String(reading.running_requests)]);
