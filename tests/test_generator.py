@@ -257,12 +257,20 @@ def test_the_version_is_a_hash_of_what_is_emitted(files):
         assert f'data-model-version="{version}"' in files[page].decode()
 
 
-def test_a_layout_only_change_changes_the_version(monkeypatch, default_build):
-    # Rounding is layout, not model: it must still move the version.
-    before = json.loads(default_build[0]["data/manifest.json"])["model_version"]
+def test_a_layout_only_change_changes_the_version(monkeypatch, prepared_default, default_build):
+    # Rounding is layout, not model: it must still move the version. (The data files are all the
+    # rounding writes: the default build's others, beside them, give the version of that build.)
+    from generator.build import VERSION_PLACEHOLDER, render_essay
+    from generator.site_data import data_files
+    from generator.version import stamp
+
+    unstamped = {**prepared_default.files, **render_essay(prepared_default)[0]}
+    before = stamp(unstamped, VERSION_PLACEHOLDER)[1]
+    assert before == json.loads(default_build[0]["data/manifest.json"])["model_version"]
     monkeypatch.setattr("generator.contract.SIGNIFICANT_DIGITS", 5)
-    after = json.loads(compute(every_configuration=False)[0]["data/manifest.json"])["model_version"]
-    assert after != before
+    rounded = data_files(prepared_default.site, every_configuration=False)
+    assert set(rounded) <= set(unstamped) and rounded != {p: unstamped[p] for p in rounded}
+    assert stamp({**unstamped, **rounded}, VERSION_PLACEHOLDER)[1] != before
 
 
 def _snapshot(docs):

@@ -79,6 +79,15 @@ def wait_rendered(page, query: str, timeout: float = 15_000) -> None:
         raise AssertionError(f"the simulation never showed {query!r}; the page shows {shown}") from None
 
 
+def show(page, query: str) -> None:
+    """The page at `query` ("" or "?…"), shown as Back and Forward show it: the address changes
+    and the page hears a popstate. For tests of what a state shows, not of a page load: a fresh
+    load draws every chart again (a second or more of a 2-core machine each)."""
+    page.evaluate("(url) => { history.pushState(null, '', url); dispatchEvent(new PopStateEvent('popstate', {state: null})); }",
+                  page.evaluate("() => location.pathname") + query)
+    wait_rendered(page, query)
+
+
 def after_paint(page) -> None:
     """Until two frames have been drawn: what the reader sees. A position read in between is one
     the page corrects before the frame is painted (a ResizeObserver or scroll handler runs in the

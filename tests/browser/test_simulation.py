@@ -16,6 +16,7 @@ from .site_helpers import (
     mismatches,
     page_readouts,
     query_of,
+    show,
     state_for,
     wait_rendered,
 )
@@ -574,10 +575,10 @@ def test_no_control_moves_as_the_values_change(new_context, width):
     # the largest tokens/s (five digits, and not fitting), in the same place in the simulation.
     page = new_context(viewport={"width": width, "height": 900}).new_page()
     where = []
+    page.goto("/")
     for query in ("?context=512&gamma=1&alpha=0.05", "?batch=1024&context=32768&gamma=10&alpha=0.95",
                   "?batch=512&context=512&drafter=ngram&alpha=0.95"):
-        page.goto(f"/{query}")
-        wait_rendered(page, query)
+        show(page, query)
         where.append(page.eval_on_selector_all(
             "#simulation :is(form.spec-sim__controls :is(input[type=range], select), .spec-chart[data-chart=ladder])",
             "els => els.map(e => [e.name || e.dataset.chart, Math.round(e.getBoundingClientRect().top"
@@ -698,11 +699,11 @@ def test_memory_warning_counts_the_gpus_of_the_configuration(page, page_log):
     # the number is a readout and the count of GPUs beside it must follow the same state
     m = manifest()
     labels = m["labels"]["tp"]
+    page.goto("/")
     for changes in ({}, {"target": "qwen3-32b", "tp": 2}):
         state = {**m["defaults"], **changes, "batch": 1024, "context": 32768}
         query, tp = query_of(state), state["tp"]
-        page.goto("/" + query)
-        wait_rendered(page, query)
+        show(page, query)
         warning = page.locator("#simulation [data-warning=memory]")
         assert warning.is_visible()
         memory = page.locator("#simulation [data-warning=memory] [data-readout=gpu_memory_bytes]").text_content()
@@ -721,13 +722,12 @@ def test_the_bar_names_the_gpus_as_the_command_line_does(page, page_log):
     m = manifest()
     multi = [c for c in m["configurations"] if c["tp"] > 1]
     assert multi
+    page.goto("/")
     for config in multi:
         state = {**m["defaults"], "gpu": config["gpu"], "target": config["target"], "tp": config["tp"]}
         drafters = config["axes"].get("drafter", m["axes"]["drafter"])
         state["drafter"] = state["drafter"] if state["drafter"] in drafters else drafters[0]
-        query = query_of(state)
-        page.goto("/" + query)
-        wait_rendered(page, query)
+        show(page, query_of(state))
         gpus = catalog.gpu_group(config["gpu"], config["tp"]).label
         assert gpus.startswith(f"{config['tp']} × "), gpus
         bar = " ".join(page.locator("#simulation .spec-bar__state").text_content().split())
@@ -1027,9 +1027,9 @@ def test_what_a_screen_reader_hears_of_each_sample_pass_is_the_builds_sentence(p
     build writes it, for any γ (found once: "1 of 1 guesses accepted" at γ = 1)."""
     from generator.contract import token_sentence
     heard_by_gamma = {}
+    page.goto("/")
     for query in ("?gamma=1", "?gamma=2&alpha=0.3", "?gamma=7&alpha=0.9"):
-        page.goto("/" + query)
-        wait_rendered(page, query)
+        show(page, query)
         state = {**site.defaults, **state_for(query)}
         expected = [token_sentence(i + 1, kinds) for i, kinds in enumerate(site.value("token_row", state))]
         heard = page.eval_on_selector_all("#simulation [data-token-row] li .spec-visually-hidden",
