@@ -3,7 +3,8 @@ source, the configurations the site offers, and the rule by which the calibrated
 carried to them."""
 from __future__ import annotations
 
-from specmodel import FIELDS, Catalog
+from specmodel import FIELDS, Catalog, State, evaluate
+from specmodel.costs import COST_MODELS, DEFAULT_COST_MODEL
 from specmodel.catalog import WEIGHT_SHARE
 from specmodel.extrapolation import extrapolation_rule
 
@@ -16,6 +17,25 @@ def _role(catalog: Catalog, key: str, model) -> str:
     if key in catalog.targets:
         return ROLES["target"]
     return ROLES["head"] if model.is_eagle3_head else ROLES["draft"]
+
+
+def _best_at_one_sequence(catalog: Catalog, drafter: str, target: str) -> dict:
+    """A pairing's best speedup at one sequence (the default context, the default GPU and the
+    GPUs the site gives the target) over the γ grid at the grid's highest α, by cost model: the
+    ideal ones' best ({"ideal": speedup}) and the calibrated one's ({"calibrated": speedup,
+    "gamma": γ}). Found by a cold read: the page said such a pairing "cannot pay" at one
+    sequence, which holds for the ideal models only."""
+    gpu = FIELDS["gpu"].default
+    tp = catalog.tensor_parallel_for(gpu, target) or FIELDS["tp"].default
+    alpha = max(FIELDS["alpha"].grid)
+
+    def best(cost_model: str) -> tuple[float, int]:
+        return max((evaluate(State(gpu=gpu, target=target, tp=tp, drafter=drafter, batch=1, gamma=g, alpha=alpha,
+                                   cost_model=cost_model), catalog=catalog).speedup, g) for g in FIELDS["gamma"].grid)
+
+    speedup, gamma = best(DEFAULT_COST_MODEL)
+    return {"ideal": max(best(m)[0] for m in COST_MODELS if m != DEFAULT_COST_MODEL), "calibrated": speedup,
+            "gamma": gamma, "alpha": alpha}
 
 
 def catalog_values(catalog: Catalog) -> dict:
@@ -45,7 +65,8 @@ def catalog_values(catalog: Catalog) -> dict:
         serves = [catalog.targets[t].label for t in catalog.targets if k in catalog.drafters_for(t)]
         drafters.append({"key": k, "label": d.label, "kind": d.kind, "serves": serves})
         arch = getattr(d, "architecture", None)
-        heavier += [{"drafter": d.label, "target": target.label} for t, target in catalog.targets.items()
+        heavier += [{"drafter": d.label, "target": target.label, **_best_at_one_sequence(catalog, k, t)}
+                    for t, target in catalog.targets.items()
                     if arch is not None and target.is_moe and k in catalog.drafters_for(t)
                     and arch.params >= target.active_params]
     configs = [{"gpu": catalog.gpus[c.gpu].label, "target": catalog.targets[c.target].label, "tp": c.tp}

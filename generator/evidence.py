@@ -112,12 +112,14 @@ def figure_rows(catalog: Catalog, cost_models: tuple[str, ...]) -> dict[str, lis
 # a unit's "/s", a pair of names ("CNN/DailyMail") and a model id are not paths.
 PATH = re.compile(r"[\w.-]+/[\w.-]+/[\w./-]+|[\w.-]+/[\w./-]*\.(?:csv|md|py|png|json|html)\b")
 # vLLM's source files, which a sentence may name: linked, not printed.
-VLLM_SOURCE = re.compile(r"\((vllm/[\w/]+\.py)\)")
+VLLM_SOURCE = re.compile(r"\((vllm/[\w/]+/(\w+)\.py)\)")
 
 
 def linked_sources(text: str) -> str:
-    """``text`` with "(vllm/…/file.py)" as a Markdown link to that file in vLLM's repository."""
-    return VLLM_SOURCE.sub(r"([in vLLM's source](https://github.com/vllm-project/vllm/blob/main/\1))", text)
+    """``text`` with "(vllm/…/name.py)" as "(vLLM's name module, main branch)", a Markdown link to
+    the file in vLLM's repository (found by a cold read: a link reading "in vLLM's source" was
+    taken for a source that names nothing; a cell names no file, test_essay_text)."""
+    return VLLM_SOURCE.sub(r"(vLLM's [\2 module](https://github.com/vllm-project/vllm/blob/main/\1), main branch)", text)
 
 
 def without_paths(text: str) -> str:

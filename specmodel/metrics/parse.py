@@ -277,6 +277,18 @@ def _check_v1(x: dict) -> None:
         problem = (f"{_shown(mean)} is less than {low}" if mean < low else f"{_shown(mean)} is more than {high}"
                    if math.isfinite(mean) else f"{_shown(mean)} is not a finite number")
         raise ImpossibleMetricsError("Mean acceptance length", problem, allowed)
+    # A draft holds at most γ tokens, so there are at least Drafted / γ drafts, and vLLM's mean,
+    # 1 + Accepted / drafts, is at most 1 + Accepted / (Drafted / γ): a printed mean above that
+    # cannot be (found by a cold read: 3.50 beside counts that allow 1.15, priced unsaid). Below
+    # it, drafts shorter than γ explain it (the reading's note).
+    if x["per_pos"] and x["accepted"] is not None and x["drafted"]:
+        k = len(x["per_pos"])
+        most = 1 + x["accepted"] / (x["drafted"] / k)
+        if mean + _leaves_out_bonus(x) > most + MEAN_PRINT_TOLERANCE:
+            raise ImpossibleMetricsError(
+                "Mean acceptance length", f"{_shown(mean)} is more than the {most - _leaves_out_bonus(x):.2f} its token counts "
+                f"allow", f"at most 1 + Accepted / (Drafted / γ){' − 1' if _leaves_out_bonus(x) else ''}, as a draft "
+                f"holds at most γ = {k} tokens")
 
 
 # vLLM prints the mean acceptance length to two decimals: a larger gap is a real disagreement.

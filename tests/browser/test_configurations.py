@@ -157,6 +157,6 @@ def test_a_linked_drafter_of_another_family_is_said_to_be_so_not_unavailable_on_
     wait_rendered(page, "")
     said = page.locator("#simulation [data-notes]").inner_text()
     labels = manifest()["labels"]
-    assert (f"{labels['drafter']['llama-3.2-1b']} drafts for another family than Qwen3-8B; using "
+    assert (f"{labels['drafter']['llama-3.2-1b']} cannot draft for Qwen3-8B (another model family); using "
             f"{labels['drafter']['qwen3-0.6b']}.") in " ".join(said.split()), said
     assert "H100" not in said

@@ -101,6 +101,9 @@ export function formatCell(kind, value) {
   if (!spec?.below_one) return format(kind, value);
   const column = { ...spec, below_one: undefined };
   const x = (Number(value) * (spec.scale ?? 1)) / (spec.divide ?? 1);
+  // formats.py format_cell: the smaller unit's significant figures in the column's unit
+  const small = smallUnit(spec, x);
+  if (small && x !== 0) return fixed(x, small.decimals + Math.round(Math.log10(spec.below_one.scale))) + (spec.suffix ?? "");
   if (x !== 0 && Number(fixed(Math.abs(x), spec.decimals)) === 0) {
     return `${x > 0 ? "< " : "> -"}${fixed(10 ** -spec.decimals, spec.decimals)}${spec.suffix ?? ""}`;
   }

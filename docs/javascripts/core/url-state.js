@@ -164,7 +164,8 @@ export function constrainState(state, manifest, asked = new Set()) {
     if (asked.has(name)) {
       // a drafter goes with its target's family, whatever the GPU (found by a cold read: "… is not
       // available for Qwen3-8B on H100 SXM", as if the GPU were why)
-      const why = name === "drafter" ? `drafts for another family than ${describe("target", config.target)}`
+      // (found by a cold read too: "drafts for another family than …", not how anyone says it)
+      const why = name === "drafter" ? `cannot draft for ${describe("target", config.target)} (another model family)`
         : `is not available for ${where}`;
       notes.push(`${noun}: ${describe(name, out[name])} ${why}; using ${describe(name, fallback)}.`);
     } else if (chosen) {
@@ -172,7 +173,7 @@ export function constrainState(state, manifest, asked = new Set()) {
       // (found once read as a correction of the link: "… is not available for … on L40S"; a
       // drafter goes with its target's family, whatever the GPU).
       const why = name === "drafter"
-        ? `the starting ${describe(name, out[name])} drafts for another family than ${describe("target", config.target)}`
+        ? `the starting ${describe(name, out[name])} cannot draft for ${describe("target", config.target)}, another model family`
         : `the starting ${describe(name, out[name])} is not offered for ${where}`;
       notes.push(`${noun}: ${describe(name, fallback)} (${why}).`);
       filled += 1;

@@ -245,6 +245,17 @@ function checkV1(x) {
       : mean < low ? `${shown(mean)} is less than ${low}` : `${shown(mean)} is more than ${high}`;
     throw new ImpossibleMetricsError("Mean acceptance length", problem, allowed);
   }
+  // parse.py _check_v1: a draft holds at most γ tokens, so vLLM's mean is at most
+  // 1 + Accepted / (Drafted / γ); above that it cannot be (below, shorter drafts explain it)
+  if (x.per_pos && x.per_pos.length && x.accepted !== null && x.drafted) {
+    const k = x.per_pos.length;
+    const most = 1 + x.accepted / (x.drafted / k);
+    const noBonus = leavesOutBonus(x) ? 1 : 0;
+    if (mean + noBonus > most + MEAN_PRINT_TOLERANCE) {
+      throw new ImpossibleMetricsError("Mean acceptance length", `${shown(mean)} is more than the ${fixed(most - noBonus, 2)} its token counts allow`,
+        `at most 1 + Accepted / (Drafted / γ)${noBonus ? " − 1" : ""}, as a draft holds at most γ = ${k} tokens`);
+    }
+  }
 }
 
 // vLLM prints the mean acceptance length to two decimals: a larger gap is a real disagreement.
