@@ -9,9 +9,11 @@ import pytest
 
 from specmodel import READOUT_KEYS
 
+from cli_run import specmodel
+
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "specmodel", *args], capture_output=True, text=True)
+    return specmodel(*args)
 
 
 def test_json_keys_and_headline_value():

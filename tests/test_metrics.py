@@ -25,14 +25,26 @@ from specmodel.metrics.report import times
 from generator import formats
 from specmodel.vllm import engine_log_line, engine_log_window
 
+from cli_run import specmodel
+
 DATA = Path(__file__).parent / "data" / "metrics"
 EXPECTED = {k: v for k, v in json.loads((DATA / "expected.json").read_text()).items() if not k.startswith("_")}
 IMPOSSIBLE = json.loads((DATA / "impossible.json").read_text())["cases"]
 
 
 def _cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", *args], capture_output=True, text=True,
-                          input=stdin)
+    return specmodel("fit-metrics", *args, stdin=stdin)
+
+
+def test_the_command_runs_as_a_program():
+    """`python -m specmodel fit-metrics` as a reader runs it: what the in-process runs above stand for."""
+    path = str(DATA / "v1-ngram.log")
+    ran = subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", path], capture_output=True, text=True)
+    assert ran.returncode == 0 and ran.stderr == "" and ran.stdout == _cli(path).stdout
+    refused = subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", "-"], capture_output=True, text=True,
+                             input="nothing here")
+    assert (refused.returncode, refused.stdout, refused.stderr) == \
+        (2, "", _cli("-", stdin="nothing here").stderr)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -2,8 +2,6 @@
 import csv
 import io
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -11,9 +9,11 @@ from specmodel import FIELDS, READOUT_KEYS, State, default_catalog, evaluate
 from specmodel.fields import FLOAT, INT
 from specmodel.sweep import parse_values
 
+from cli_run import specmodel
+
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "specmodel", "sweep", *args], capture_output=True, text=True)
+    return specmodel("sweep", *args)
 
 
 def test_csv_has_a_column_per_field_and_readout_and_a_row_per_state():
@@ -40,8 +40,8 @@ def test_without_tp_or_drafter_each_target_is_priced_as_evaluate_prices_it():
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(rows) == len(targets) * 2
     for row in rows:
-        shown = subprocess.run([sys.executable, "-m", "specmodel", "evaluate", "--target", row["target"], "--gpu", row["gpu"],
-                                "--alpha", "0.75", "--json", "--ignore-memory"], capture_output=True, text=True)
+        shown = specmodel("evaluate", "--target", row["target"], "--gpu", row["gpu"], "--alpha", "0.75", "--json",
+                          "--ignore-memory")
         assert row["speedup"] == pytest.approx(json.loads(shown.stdout)["speedup"], rel=1e-12), row
         catalog = default_catalog()
         assert row["tp"] == catalog.tensor_parallel_for(row["gpu"], row["target"]), row

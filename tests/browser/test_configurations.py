@@ -4,10 +4,10 @@ parallelism the configuration does not use, falls back and says so; the extrapol
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+
+from cli_run import specmodel
 
 from .site_helpers import controls_state, current_query, manifest, page_readouts, query_of, wait_rendered
 
@@ -25,7 +25,8 @@ def _cli(state: dict) -> dict:
                          ("gamma", "--gamma"), ("alpha", "--alpha"), ("acceptance", "--acceptance"),
                          ("workload", "--workload")):
         args += [option, str(state[name])]
-    out = subprocess.run([sys.executable, "-m", "specmodel", *args], capture_output=True, text=True, check=True)
+    out = specmodel(*args)
+    assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
 

@@ -3,19 +3,15 @@ and gets the same reading and fit; its answer and flags are the command line's; 
 partial pastes; the box at phone width, in dark mode, by keyboard, announced once."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
+from cli_run import specmodel
+
 from specmodel import FIELDS
-from specmodel.cli import main
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
 from specmodel.metrics.report import DYNAMIC_SD_LIMITS, DYNAMIC_SD_SCHEDULE, fit_note, other_engine_note
@@ -58,12 +54,10 @@ def _python(text: str):
 
 
 def _cli(*args: str, stdin: str) -> dict:
-    """`fit-metrics - --json --site-grid *args` with ``stdin`` as its input, run in this process
-    (tests/test_metrics.py runs the command itself)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), mock.patch("sys.stdin", io.StringIO(stdin)):
-        assert main(["fit-metrics", "-", "--json", "--site-grid", *args]) == 0
-    return json.loads(out.getvalue())
+    """`fit-metrics - --json --site-grid *args` with ``stdin`` as its input (tests/cli_run.py)."""
+    out = specmodel("fit-metrics", "-", "--json", "--site-grid", *args, stdin=stdin)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
 
 
 def _times(x: float) -> str:
@@ -237,6 +231,10 @@ def test_each_text_is_answered_as_fit_metrics_site_grid_answers_it(home, names):
         # place as Back sets it: a fresh load of each would draw every chart again
         if i:
             show(home, "")
+            # the last text's reading off the page first: the next "Read …" is this text's
+            home.fill("#spec-metrics-text", (DATA / "not-metrics.txt").read_text())
+            home.click("[data-metrics-form] button[type=submit]")
+            home.wait_for_function("() => !document.querySelector('[data-metrics-status]').textContent.startsWith('Read ')")
         text = (DATA / name).read_text()
         _paste(home, text)
         cli = _cli(stdin=(DATA / name).read_text())
@@ -496,8 +494,7 @@ def test_the_fit_says_its_alpha_is_the_grids_and_how_the_command_line_gets_it(ho
     home.fill("#spec-metrics-text", text)
     home.click("[data-metrics-form] button[type=submit]")
     status = _wait_read(home)
-    fine = json.loads(subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", "-", "--json"], input=text,
-                                     capture_output=True, text=True, check=True).stdout)["fit"]["alpha"]
+    fine = json.loads(specmodel("fit-metrics", "-", "--json", stdin=text).stdout)["fit"]["alpha"]
     grid = _cli(stdin=text)["fit"]["alpha"]
     assert fine == pytest.approx(0.816) and grid == 0.8
     assert f"α = {grid:.2f} on the simulation's grid;" in status, status
@@ -575,8 +572,7 @@ def test_what_the_text_says_is_what_it_prints_and_derived_values_say_so(home):
     three = [n for n in notes if "apart from both" in n]
     assert len(three) == 1 and "3.46" in three[0] and sum(n.count("3.68") for n in notes) == 1, notes
     # the command line says the same words (its report's notes are the reading's)
-    cli = subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", str(DATA / "v1-three-means.log")],
-                         capture_output=True, text=True, check=True).stdout
+    cli = specmodel("fit-metrics", str(DATA / "v1-three-means.log")).stdout
     assert all(n in cli for n in notes)
 
 
@@ -588,10 +584,8 @@ def test_the_counts_row_names_what_the_command_line_names(home):
     for name in ("llama-server.log", "v0.log", "v1-three-means.log", "v1-ngram.log"):
         _paste(home, (DATA / name).read_text())
         label = next(k for k in _reading_rows(home) if k.startswith("drafts"))
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            assert main(["fit-metrics", str(DATA / name), "--site-grid"]) == 0
-        line = next(ln.strip() for ln in out.getvalue().splitlines() if ln.startswith("  drafts"))
+        out = specmodel("fit-metrics", str(DATA / name), "--site-grid").stdout
+        line = next(ln.strip() for ln in out.splitlines() if ln.startswith("  drafts"))
         assert label == " · ".join(re.sub(r" [\d,.]+$", "", part) for part in re.split(r", (?=draft tokens |tokens in )", line)), (name, label, line)
         assert ") (" not in label and "len" not in label.split()
 
@@ -691,8 +685,9 @@ V0_LINE = ("INFO 03-01 10:00:00 metrics.py:467] Speculative metrics: Draft accep
 
 
 def _cli_text(*args: str, stdin: str) -> str:
-    return subprocess.run([sys.executable, "-m", "specmodel", "fit-metrics", "-", "--site-grid", *args],
-                          capture_output=True, text=True, input=stdin, check=True).stdout
+    out = specmodel("fit-metrics", "-", "--site-grid", *args, stdin=stdin)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
 
 
 def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home):
