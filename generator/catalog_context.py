@@ -8,7 +8,7 @@ from specmodel.costs import COST_MODELS, DEFAULT_COST_MODEL
 from specmodel.catalog import WEIGHT_SHARE
 from specmodel.extrapolation import extrapolation_rule
 
-from .axes import configurations
+from .axes import LABELS, configurations
 
 ROLES = {"target": "target", "draft": "draft model", "head": "EAGLE-3 head"}
 
@@ -21,9 +21,9 @@ def _role(catalog: Catalog, key: str, model) -> str:
 
 def _best_at_one_sequence(catalog: Catalog, drafter: str, target: str) -> dict:
     """A pairing's best speedup at one sequence (the default context, the default GPU and the
-    GPUs the site gives the target) over the γ grid at the grid's highest α, by cost model: the
-    ideal ones' best ({"ideal": speedup}) and the calibrated one's ({"calibrated": speedup,
-    "gamma": γ}). Found by a cold read: the page said such a pairing "cannot pay" at one
+    GPUs the site gives the target) over the γ grid at the grid's highest α, by cost model: each
+    ideal one's ({"ideal": [{label, speedup, gamma}]}) and the calibrated one's ({"calibrated":
+    speedup, "gamma": γ}). Found by a cold read: the page said such a pairing "cannot pay" at one
     sequence, which holds for the ideal models only."""
     gpu = FIELDS["gpu"].default
     tp = catalog.tensor_parallel_for(gpu, target) or FIELDS["tp"].default
@@ -34,8 +34,11 @@ def _best_at_one_sequence(catalog: Catalog, drafter: str, target: str) -> dict:
                                    cost_model=cost_model), catalog=catalog).speedup, g) for g in FIELDS["gamma"].grid)
 
     speedup, gamma = best(DEFAULT_COST_MODEL)
-    return {"ideal": max(best(m)[0] for m in COST_MODELS if m != DEFAULT_COST_MODEL), "calibrated": speedup,
-            "gamma": gamma, "alpha": alpha}
+    # each ideal model's own best and its γ (found by a cold read: one figure and one γ for two)
+    ideal = [{"label": LABELS["cost_model"][m], "speedup": s, "gamma": g}
+             for m in COST_MODELS if m != DEFAULT_COST_MODEL for s, g in [best(m)]]
+    return {"ideal": ideal, "calibrated": speedup, "gamma": gamma, "alpha": alpha,
+            "calibrated_label": LABELS["cost_model"][DEFAULT_COST_MODEL]}
 
 
 def catalog_values(catalog: Catalog) -> dict:

@@ -256,7 +256,7 @@ def test_each_text_is_answered_as_fit_metrics_site_grid_answers_it(home, names):
 def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     home.click("[data-action=metrics-example]")
     status = _wait_read(home)
-    assert "acceptance rising with position, α = 0.50" in status and "drafting with n-gram" in status
+    assert "acceptance rising with position, α = 0.50" in status and "drafting with the n-gram" in status
     state = {**manifest()["defaults"], "drafter": "ngram", "gamma": 3, "alpha": 0.5, "acceptance": "rising"}
     wait_rendered(home, query_of(state))
     assert current_query(home) == query_of(state)
@@ -267,7 +267,7 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     # "Read my numbers" after the example priced the reader's earlier drafter instead)
     home.evaluate("() => { document.querySelector('[data-metrics-status]').textContent = ''; }")
     home.click("[data-metrics-form] button[type=submit]")
-    assert "drafting with n-gram" in _wait_read(home)
+    assert "drafting with the n-gram" in _wait_read(home)
     wait_rendered(home, query_of(state))
     assert current_query(home) == query_of(state)
     # the reader moves their load: the answer follows, still the command line's
@@ -330,7 +330,7 @@ def test_the_summary_names_the_shape_it_prices_where_the_settings_lack_the_best_
     falling_alpha = min(FIELDS["alpha"].grid, key=lambda a: fit_acceptance(
         Reading(**{**reading.__dict__, "per_position_acceptance": reading.per_position_acceptance}), [a]).residuals["falling"])
     falling = manifest()["labels"]["acceptance"]["falling"]
-    assert f"Predicted for Qwen3-8B on H200 SXM drafting with n-gram prompt lookup, acceptance {falling}, α = {falling_alpha:.2f}" in status
+    assert f"Predicted for Qwen3-8B on H200 SXM drafting with the n-gram prompt lookup, acceptance {falling}, α = {falling_alpha:.2f}" in status
     # and the table of fits gives that shape's α, not a dash
     rows = home.eval_on_selector_all("[data-metrics-fits] tr", "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
     assert [f"{falling_alpha:.2f}"] == [r[1] for r in rows if r[0].startswith(falling)]
@@ -783,7 +783,7 @@ def test_the_summary_names_the_target_and_its_gpus(page, page_log):
     wait_rendered(page, "?target=qwen3-32b&tp=2")  # the site gives Qwen3-32B two H100s
     page.click("[data-action=metrics-example]")
     status = _wait_read(page)
-    assert "Predicted for Qwen3-32B on 2 × H100 SXM drafting with n-gram" in status, status
+    assert "Predicted for Qwen3-32B on 2 × H100 SXM drafting with the n-gram" in status, status
 
 
 @pytest.mark.parametrize("width", [1440, 375])

@@ -494,7 +494,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // the target and its GPUs as the answer below names them (found once: "on H100 SXM" for
     // Qwen3-32B on two)
     const where = `${labels.target[state.target]} on ${gpusText(manifest, state)}`;
-    return `Predicted for ${where} drafting with ${labels.drafter[state.drafter]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; ${bestThere(here)}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
+    return `Predicted for ${where} drafting with the ${labels.drafter[state.drafter]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; ${bestThere(here)}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
   }
 
   const exampleButton = root.querySelector("[data-action=metrics-example]");
