@@ -27,7 +27,7 @@ from .claims import SEED_TITLE, claim_words, evaluate_claims
 from .costs import COST_MODELS
 from .errors import ModelInputError
 from .extrapolation import extrapolation_note
-from .fields import FIELDS, nearest_on_axis, site_acceptance_shapes
+from .fields import FIELDS, FLOAT, INT, nearest_on_axis, site_acceptance_shapes
 from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
@@ -68,6 +68,11 @@ def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> Non
     for name, f in FIELDS.items():
         names = _names(f, catalog)
         choices = f" ({', '.join(names or f.choices)})" if (names or f.choices) else ""
+        if f.kind in (INT, FLOAT) and f.low is not None:
+            # what the model takes, and the page's grid where it is narrower (found by a cold read:
+            # --gamma's help named no range; the CLI takes 1 to 32, the page 1 to 10)
+            grid = f"; the site's pages show {min(f.grid):,g} to {max(f.grid):,g}" if f.grid and max(f.grid) < f.high else ""
+            choices = f" ({f.allowed()}{grid})"
         # The drafter's default depends on the target: the default drafter if it drafts for it,
         # else the first of the target's family (_state).
         # α's default is the drafter's typical acceptance on chat for the target (measured where
@@ -91,7 +96,8 @@ SWEEP_AS_EVALUATE = {"drafter": "as evaluate: the default drafter, or the first 
 
 def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
     for name, f in FIELDS.items():
-        how = "comma list or start:stop[:step]" if f.kind in ("int", "float") else "comma list"
+        how = (f"comma list or start:stop[:step], each {f.allowed()}" if f.kind in (INT, FLOAT) and f.low is not None
+               else "comma list or start:stop[:step]" if f.kind in (INT, FLOAT) else "comma list")
         default = f.default
         if name == "alpha":
             # the site's one α for every drafter: a product over drafters keeps one α axis

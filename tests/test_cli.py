@@ -407,3 +407,16 @@ def test_evaluate_left_to_its_typical_alpha_says_which_alpha_the_site_shows():
     assert run(*argv, "--alpha", "0.85").stdout.split("\n")[1].split()[-1] == "1.0004×"
     # an α on the grid already: nothing to say
     assert "the site's pages use" not in run("evaluate").stdout
+
+
+@pytest.mark.parametrize("command", ["evaluate", "sweep", "vllm-log"])
+def test_every_numeric_option_says_its_range_in_the_help(command):
+    """Found by a cold read: --gamma's help said only "draft positions per iteration; default 4"
+    (the CLI takes 1 to 32, the page shows 1 to 10)."""
+    from specmodel.fields import FIELDS, FLOAT, INT
+    text = " ".join(run(command, "--help").stdout.split())
+    for f in FIELDS.values():
+        if f.kind in (INT, FLOAT) and f.low is not None and f.option in text:
+            assert f.allowed() in text, (command, f.option)
+    if command != "sweep":
+        assert "the site's pages show 1 to 10" in text
