@@ -82,20 +82,33 @@ def format_cell(name: str, value) -> str:
     small for its decimals reads as such ("< 0.01 ms"), not as none at all. format.js's formatCell
     agrees."""
     spec = FORMATS[name]
-    if "below_one" not in spec:
+    if not _writes_one_number(spec) or value is None:
         return format_value(name, value)
     column = {k: v for k, v in spec.items() if k != "below_one"}
     x = float(value) * spec.get("scale", 1) / spec.get("divide", 1)
+    if "below_one" not in spec:
+        # (found by a cold read: a per-position acceptance of 0.00019 written "0.000" in a table)
+        return _too_small(spec, x) or format_value(name, value)
     small = small_decimals(spec, x)
     if small:
         # the smaller unit's significant figures in the column's unit: "0.00912 ms" where the chart
         # beside it reads "9.12 µs" (found by a cold read: "0.01 ms", one figure of three)
         _, decimals, _ = small
         return f"{x:.{decimals + round(math.log10(spec['below_one']['scale']))}f}{spec.get('suffix', '')}"
-    if x != 0 and float(f"{abs(x):.{spec['decimals']}f}") == 0:
-        least = f"{10.0 ** -spec['decimals']:.{spec['decimals']}f}"
-        return f"{'< ' if x > 0 else '> -'}{least}{spec.get('suffix', '')}"
-    return _number(column, value)
+    return _too_small(spec, x) or _number(column, value)
+
+
+def _writes_one_number(spec: dict) -> bool:
+    return "decimals" in spec and "join" not in spec and "compare" not in spec
+
+
+def _too_small(spec: dict, x: float) -> str | None:
+    """"< 0.001" (with the format's unit) for a value, already scaled, that is not 0 but its
+    decimals would write as 0; None otherwise (a format that rounds up never writes 0)."""
+    if x == 0 or not math.isfinite(x) or spec.get("round") == "up" or float(f"{abs(x):.{spec['decimals']}f}") != 0:
+        return None
+    least = f"{10.0 ** -spec['decimals']:.{spec['decimals']}f}"
+    return f"{'< ' if x > 0 else '> -'}{least}{spec.get('suffix', '')}"
 
 
 def _compared(spec: dict, value) -> str:

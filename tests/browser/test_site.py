@@ -278,14 +278,18 @@ def test_the_pages_formats_never_write_a_speedup_that_is_not_one_as_one_and_keep
     wait_rendered(page, "")
     speedups = [0.998, 1.002, 1.0, 0.9996, 0.994, 1.93, 1 - 1e-12]
     cells = [1.07e-6, 0.0, 0.000912, 0.01012, 0.0162813]
-    written = page.evaluate("""async ([speedups, cells]) => {
+    # found by a cold read: a per-position acceptance of 0.00019 written "0.000" in a table
+    rates = [0.00019, 0.0, 0.5, 2e-5]
+    written = page.evaluate("""async ([speedups, cells, rates]) => {
       const f = await import(new URL('javascripts/core/format.js', document.baseURI).href);
       const manifest = await (await fetch(new URL('data/manifest.json', document.baseURI))).json();
       f.useFormats(manifest.formats);
       return {times: speedups.map(v => f.format('times', v)), verdict: speedups.map(v => f.format('verdict', v)),
-              cells: cells.map(v => f.formatCell('ms', v))};
-    }""", [speedups, cells])
+              cells: cells.map(v => f.formatCell('ms', v)), rates: rates.map(v => f.formatCell('num3', v))};
+    }""", [speedups, cells, rates])
     assert written["times"][:2] == ["0.998×", "1.002×"]
     assert written == {"times": [format_value("times", v) for v in speedups],
                        "verdict": [format_value("verdict", v) for v in speedups],
-                       "cells": [format_cell("ms", v) for v in cells]}
+                       "cells": [format_cell("ms", v) for v in cells],
+                       "rates": [format_cell("num3", v) for v in rates]}
+    assert written["rates"] == ["< 0.001", "0.000", "0.500", "< 0.001"]

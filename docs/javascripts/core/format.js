@@ -98,14 +98,20 @@ export function format(kind, value) {
 // such ("< 0.01 ms"), not as none at all.
 export function formatCell(kind, value) {
   const spec = FORMATS[kind];
-  if (!spec?.below_one) return format(kind, value);
-  const column = { ...spec, below_one: undefined };
+  if (!spec || spec.decimals === undefined || spec.join || spec.compare !== undefined || value === null || value === undefined) {
+    return format(kind, value);
+  }
   const x = (Number(value) * (spec.scale ?? 1)) / (spec.divide ?? 1);
+  if (!spec.below_one) return tooSmall(spec, x) ?? format(kind, value);
+  const column = { ...spec, below_one: undefined };
   // formats.py format_cell: the smaller unit's significant figures in the column's unit
   const small = smallUnit(spec, x);
   if (small && x !== 0) return fixed(x, small.decimals + Math.round(Math.log10(spec.below_one.scale))) + (spec.suffix ?? "");
-  if (x !== 0 && Number(fixed(Math.abs(x), spec.decimals)) === 0) {
-    return `${x > 0 ? "< " : "> -"}${fixed(10 ** -spec.decimals, spec.decimals)}${spec.suffix ?? ""}`;
-  }
-  return number(column, value);
+  return tooSmall(spec, x) ?? number(column, value);
+}
+
+// formats.py _too_small: "< 0.001" for a value that is not 0 but its decimals would write as 0.
+function tooSmall(spec, x) {
+  if (x === 0 || !Number.isFinite(x) || spec.round === "up" || Number(fixed(Math.abs(x), spec.decimals)) !== 0) return null;
+  return `${x > 0 ? "< " : "> -"}${fixed(10 ** -spec.decimals, spec.decimals)}${spec.suffix ?? ""}`;
 }
