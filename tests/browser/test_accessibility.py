@@ -316,6 +316,9 @@ def test_held_sideways_the_headline_is_one_line_and_the_ladder_fits_under_it(new
         page.goto("/" + query)
         wait_rendered(page, query)
         page.locator("#figure-ladder").scroll_into_view_if_needed()
+        # the ladder drawn live, its axes in place (under load it can follow the numbers by a
+        # moment: found once in CI, measured with no axes at all)
+        page.wait_for_function("() => document.querySelectorAll('#figure-ladder svg g.role-axis').length >= 2")
         got = page.evaluate("""() => {
           const h = document.querySelector('#simulation .spec-sim__headline');
           const detail = h.querySelector('.spec-sim__headline-detail').getBoundingClientRect();
