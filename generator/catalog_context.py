@@ -23,7 +23,7 @@ def _best_at_one_sequence(catalog: Catalog, drafter: str, target: str) -> dict:
     """A pairing's best speedup at one sequence (the default context, the default GPU and the
     GPUs the site gives the target) over the γ grid at the grid's highest α, by cost model: each
     ideal one's ({"ideal": [{label, speedup, gamma}]}) and the calibrated one's ({"calibrated":
-    speedup, "gamma": γ}). Found by a cold read: the page said such a pairing "cannot pay" at one
+    speedup, "gamma": γ, "calibrated_label"}), and that α ("alpha"). Found by a cold read: the page said such a pairing "cannot pay" at one
     sequence, which holds for the ideal models only."""
     gpu = FIELDS["gpu"].default
     tp = catalog.tensor_parallel_for(gpu, target) or FIELDS["tp"].default
