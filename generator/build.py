@@ -154,9 +154,11 @@ def prepare(catalog: Catalog | None = None, timings: Timings | None = None, ever
     return Prepared(site, out, chart_info, demo, simulation_values(site), archive.context())
 
 
-def render_essay(prepared: Prepared, templates: Path = TEMPLATES) -> tuple[dict[str, bytes], dict]:
-    """The essay pages (and the record of quoted numbers) as {path: bytes}, plus that record."""
-    recorder = Recorder()
+def render_essay(prepared: Prepared, templates: Path = TEMPLATES, recorder: Recorder | None = None
+                 ) -> tuple[dict[str, bytes], dict]:
+    """The essay pages (and the record of quoted numbers) as {path: bytes}, plus that record.
+    ``recorder`` (a new one if None) keeps every number the pages write (Recorder.written)."""
+    recorder = recorder if recorder is not None else Recorder()
     context = build_context(prepared.site, prepared.chart_info, prepared.sampler_demo, prepared.sim)
     context["model_version"] = VERSION_PLACEHOLDER
     context["download"] = Scope("download", prepared.download)

@@ -151,7 +151,8 @@ FIELDS: dict[str, FieldSpec] = {
     "per_position_acceptance": FieldSpec("by_gamma", SIG_LIST, ("positions",), "p_1 … p_γ"),
     "per_position_text": FieldSpec("by_gamma", TEXT, (), "vLLM's per-position list (%.3f)"),
     "token_row": FieldSpec("by_gamma", TEXT, (), "sample passes, one string of token kinds each"),
-    "token_row_mean_length": FieldSpec("by_gamma", SIG, ("num3",), "tokens per pass of those samples (exact in three decimals: eight passes)"),
+    "token_row_tokens": FieldSpec("by_gamma", EXACT, ("int",), "tokens those sample passes emit in all"),
+    "token_row_expected_tokens": FieldSpec("by_gamma", SIG, ("num1",), "tokens as many passes emit on average: E[L] × passes"),
     "position_acceptance": FieldSpec("positions", SIG, (), "p_j at every position j (γ at its maximum)"),
     # the engine-log window
     "log_accepted_tokens": FieldSpec("log", EXACT, (), "vLLM's 'Accepted' count"),

@@ -177,9 +177,13 @@ class Recorder:
 
     quoted: dict = field(default_factory=dict)
     page: str = ""
+    # every number a filter wrote, by page: {page: [(value, text), …]}, model output or not
+    written: dict = field(default_factory=dict)
 
     def finalize(self, value):
         path = getattr(value, "path", None)
+        if isinstance(value, Quoted) and value.value is not None and not getattr(value, "published", False):
+            self.written.setdefault(self.page, []).append((value.value, str(value)))
         if isinstance(value, Quantity) and not isinstance(value, Quoted):
             raise TemplateBuildError(f"{path} = {float(value)!r} printed without a format filter (times, pct, gb, …)")
         if path is not None:

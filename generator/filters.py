@@ -7,6 +7,7 @@ data keep enough digits that the script writes the same text (``contract.stored`
 from __future__ import annotations
 
 import math
+import numbers
 import re
 
 from specmodel.display import datasheet_figure
@@ -25,17 +26,19 @@ class Quantity(float):
 
 
 class Quoted(str):
-    """Formatted text of a Quantity; ``path`` is the value's name."""
+    """Formatted text of a value; ``path`` is the value's name (None: not a model output) and
+    ``value`` the number written (None for a list)."""
 
-    def __new__(cls, text: str, path: str | None):
+    def __new__(cls, text: str, value, path: str | None = None):
         s = super().__new__(cls, text)
-        s.path = path
+        s.path = path if path is not None else getattr(value, "path", None)
+        s.value = float(value) if isinstance(value, numbers.Real) else None
         return s
 
 
 def _filter(name: str):
     def apply(value):
-        return Quoted(format_value(name, value), getattr(value, "path", None))
+        return Quoted(format_value(name, value), value)
 
     apply.__name__ = name
     return apply
@@ -43,23 +46,32 @@ def _filter(name: str):
 
 def num(value, digits: int = 2) -> Quoted:
     """A plain number with ``digits`` decimals and thousands separators."""
-    return Quoted(f"{float(value):,.{int(digits)}f}", getattr(value, "path", None))
+    return Quoted(f"{float(value):,.{int(digits)}f}", value)
+
+
+def published(value, digits: int) -> Quoted:
+    """``value`` to the ``digits`` decimals of a published figure it stands beside (the table of
+    the seed essay's figures): a comparison at the published precision, so the build's check that
+    a page writes each value to one precision (tests/test_essay_numbers.py) leaves it out."""
+    q = num(value, digits)
+    q.published = True
+    return q
 
 
 def figure(value) -> Quoted:
     """A datasheet figure as the datasheet writes it (specmodel.display.datasheet_figure)."""
-    return Quoted(datasheet_figure(value), getattr(value, "path", None))
+    return Quoted(datasheet_figure(value), value)
 
 
 def integer(value) -> Quoted:
     """A whole number with thousands separators: 1,024."""
-    return Quoted(f"{round(float(value)):,}", getattr(value, "path", None))
+    return Quoted(f"{round(float(value)):,}", value)
 
 
 def sci(value) -> Quoted:
     """Scientific notation, one significant digit: 1e-13."""
     text = f"{float(value):.0e}".replace("e-0", "e-").replace("e+0", "e+")
-    return Quoted(text, getattr(value, "path", None))
+    return Quoted(text, value)
 
 
 def error_decimals(error) -> int:
@@ -84,6 +96,6 @@ def link_vllm(text) -> str:
                          str(text))
 
 
-FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "int": integer, "sci": sci,
+FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "published": published, "int": integer, "sci": sci,
            "error_decimals": error_decimals, "nobreak": nobreak, "figure": figure,
            "link_vllm": link_vllm}

@@ -327,7 +327,7 @@ class SiteModel:
         lists = np.empty((na, nal, ng), dtype=object)
         texts = np.empty((na, nal, ng), dtype=object)
         rows = np.empty((na, nal, ng), dtype=object)
-        row_means = np.empty((na, nal, ng))
+        row_tokens = np.empty((na, nal, ng))
         for i in range(na):
             for j in range(nal):
                 longest = pp[(i * nal + j) * ng + ng - 1]
@@ -337,11 +337,12 @@ class SiteModel:
                     texts[i, j, k] = format_per_position(p)
                     counts = token_row_counts(longest[:g], TOKEN_ROW_PASSES)
                     rows[i, j, k] = [token_kinds(g, c) for c in counts]
-                    row_means[i, j, k] = float(np.mean(counts)) + 1
+                    row_tokens[i, j, k] = int(np.sum(counts)) + len(counts)  # each pass adds one token of its own
         self._set("per_position_acceptance", Named(lists, acc_dims))
         self._set("per_position_text", Named(texts, acc_dims))
         self._set("token_row", Named(rows, acc_dims))
-        self._set("token_row_mean_length", Named(row_means, acc_dims))
+        self._set("token_row_tokens", Named(row_tokens, acc_dims))
+        self._set("token_row_expected_tokens", Named(el.reshape(na, nal, ng) * TOKEN_ROW_PASSES, acc_dims))
         positions = pp.reshape(na, nal, ng, -1)[:, :, -1, : len(ax["position"])]
         self._set("position_acceptance", Named(positions, ("acceptance", "alpha", "position")))
         self._set("draft_weight_bytes", Named(np.array([d.weight_bytes for d in drafters]), ("drafter",)))

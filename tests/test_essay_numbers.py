@@ -88,3 +88,59 @@ def test_each_quoted_quantity_is_written_one_way(built):
     several = {f"{page}:{key}": texts for page, values in built[1].items() for key, texts in values.items()
                if len(set(texts)) > 1}
     assert several == {}
+
+
+# a number as the filters write it, and what follows it (its unit, "×", "%", or nothing)
+WRITTEN = re.compile(r"(?P<number>-?\d[\d,]*(?:\.\d+)?)(?P<unit>.*)", re.S)
+
+
+def two_precisions(written: list[tuple[float, str]]) -> list[tuple[float, list[str]]]:
+    """The values written to two precisions in one unit (111.8 and 112): texts of one value whose
+    numbers differ. "0.80" beside "0.8000" say the same number and pass; "2,048" beside "2.0 kB"
+    are in two units and pass."""
+    texts: dict[float, set[str]] = {}
+    for value, text in written:
+        texts.setdefault(value, set()).add(text)
+    found = []
+    for value, these in texts.items():
+        by_unit: dict[str, set[float]] = {}
+        for text in these:
+            m = WRITTEN.fullmatch(text)
+            if m:  # a word ("faster", "fits") is no number
+                unit = m["unit"].strip().removesuffix("×")  # 0.89 and 0.89× are one number
+                by_unit.setdefault(unit, set()).add(float(m["number"].replace(",", "")))
+        if any(len(numbers) > 1 for numbers in by_unit.values()):
+            found.append((value, sorted(these)))
+    return found
+
+
+def test_a_page_writes_each_value_to_one_precision(prepared_default):
+    """Found by cold reads: a page that said plain decoding "reads 112" experts where its table
+    said 111.8, and fitted efficiencies 0.73 and 0.91 in the prose beside 0.733 and 0.906 in the
+    table above it. Whatever its name, a value one page writes twice is written to one precision
+    (the table of published figures excepted: its values are written to the published figure's
+    decimals, the `published` filter)."""
+    from generator.essay import Recorder
+
+    recorder = Recorder()
+    render_essay(prepared_default, recorder=recorder)
+    assert set(recorder.written) == {"index.md", "model.md"}
+    assert {page: two_precisions(written) for page, written in recorder.written.items()} == {
+        "index.md": [], "model.md": []}
+
+
+def test_the_one_precision_check_catches_two_roundings():
+    assert two_precisions([(111.84, "111.8"), (111.84, "112"), (0.8, "0.80"), (0.8, "0.8000"),
+                           (2048.0, "2,048"), (2048.0, "2.0\u00a0kB"), (1.14, "1.14×"), (1.14, "faster"),
+                           (0.89, "0.89"), (0.89, "0.89×")]) == [(111.84, ["111.8", "112"])]
+
+
+def test_a_readout_is_written_in_one_format(built):
+    """The simulation's readouts (what the page rewrites for every state) follow the same rule:
+    one field, one numeric format, wherever it shows ("verdict" is the speedup in words)."""
+    html = built[0]["index.md"].decode()
+    formats: dict[str, set[str]] = {}
+    for key, fmt in re.findall(r'data-readout="([^"]+)" data-fmt="([^"]+)"', html):
+        formats.setdefault(key, set()).add(fmt)
+    assert len(formats) >= 15
+    assert {k: f for k, f in formats.items() if len(f - {"verdict"}) > 1} == {}

@@ -199,8 +199,12 @@ def test_the_token_row_tracks_the_mean_acceptance_length(site):
             rows = []
             for g in site.axes["gamma"]:
                 s = {**site.defaults, "alpha": alpha, "acceptance": acceptance, "gamma": g}
-                worst = max(worst, abs(site.value("token_row_mean_length", s) - site.value("mean_acceptance_length", s)))
                 row = site.value("token_row", s)
+                emitted = sum(p.count("a") + 1 for p in row)  # each pass's accepted guesses and one token
+                assert site.value("token_row_tokens", s) == emitted
+                expected = site.value("token_row_expected_tokens", s)
+                assert expected == pytest.approx(8 * site.value("mean_acceptance_length", s))
+                worst = max(worst, abs(emitted - expected) / 8)
                 assert len(row) == 8 and all(len(p) == g + 1 for p in row)
                 rows.append([p.count("a") for p in row])
             for shorter, longer, g in zip(rows, rows[1:], site.axes["gamma"]):

@@ -784,6 +784,11 @@ def test_the_summary_names_the_target_and_its_gpus(page, page_log):
     page.click("[data-action=metrics-example]")
     status = _wait_read(page)
     assert "Predicted for Qwen3-32B on 2 × H100 SXM drafting with the n-gram" in status, status
+    # the answer's first line names them the same way (found by a cold read: "…, drafter n-gram
+    # prompt lookup, 1 sequence at once", a field list where the summary speaks a sentence)
+    first = page.locator("[data-metrics-answer] p").first.inner_text()
+    assert first.startswith("Predictions of the cost model (calibrated"), first
+    assert "not measurements: Qwen3-32B on 2 × H100 SXM drafting with the n-gram prompt lookup, " in first, first
 
 
 @pytest.mark.parametrize("width", [1440, 375])
