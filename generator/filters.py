@@ -26,12 +26,12 @@ class Quantity(float):
 
 
 class Quoted(str):
-    """Formatted text of a value; ``path`` is the value's name (None: not a model output) and
-    ``value`` the number written (None for a list)."""
+    """Formatted text of ``value``: ``path`` is the value's name (None where it is no model output,
+    a Quantity) and ``value`` the number written (None for a list)."""
 
-    def __new__(cls, text: str, value, path: str | None = None):
+    def __new__(cls, text: str, value):
         s = super().__new__(cls, text)
-        s.path = path if path is not None else getattr(value, "path", None)
+        s.path = getattr(value, "path", None)
         s.value = float(value) if isinstance(value, numbers.Real) else None
         return s
 

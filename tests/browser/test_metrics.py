@@ -707,7 +707,7 @@ def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home)
     home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('32 sequences')")
     home.select_option("#metrics-drafter", "eagle3")
     # (not "EAGLE-3" alone: the γ-by-load flag's limits name it whatever the drafter)
-    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('drafter EAGLE-3')")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('drafting with the EAGLE-3 head')")
     answer = home.locator("[data-metrics-answer]").inner_text()
     assert "Set yours" not in answer, answer
     assert f"{no_load(None).capitalize()}: the answer prices 32 sequences, as set under “Your deployment”." in answer, answer
