@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from specmodel import default_catalog
+from specmodel.calibration.validate import step_time_errors
 
 from .axes import configurations, manifest_axes, state_keys
 from .jsonfile import dumps
@@ -20,6 +21,7 @@ from .cli_command import cli_spec
 from .acceptance_table import acceptance_table
 from .contract import FIELDS, FILES, TABLES, manifest_contract, stored_many
 from .formats import FORMATS
+from .evidence import validation_rows
 from .site_model import SiteModel
 
 VERSION_PLACEHOLDER = "@@model_version@@"
@@ -109,6 +111,9 @@ def manifest(site: SiteModel) -> dict:
         "cli": cli_spec(),
         # the paste box's fit (generator/acceptance_table.py)
         "acceptance_table": acceptance_table(),
+        # each cost model's median error on the measured step times: the paste box's answer says
+        # where a gain is smaller (specmodel.calibration.validate.step_time_errors, as fit-metrics)
+        "step_time_error": step_time_errors(validation_rows(catalog)),
         # the charts whose rows follow the state: how to build them, and their tables' columns
         # and the state fields a click on a mark, or on its table row's first cell, sets ("select")
         "charts": {name: {"rows": c.ROWS, "columns": c.COLUMNS, "select": getattr(c, "SELECT", None)}

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .calibration import fit as fitting
 from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_measurements
-from .calibration.validate import validate
+from .calibration.validate import step_time_errors, validate
 from .catalog import Catalog, default_catalog, load_catalog
 from .catalog_text import catalog_text
 from .display import alpha_text, decimals_beside_one, wrap
@@ -31,7 +31,7 @@ from .fields import FIELDS, FLOAT, INT, nearest_on_axis, site_acceptance_shapes
 from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
-from .metrics.report import held_shape_note, no_load, other_engine_note, reading_lines, report
+from .metrics.report import held_shape_note, no_load, other_engine_note, reading_lines, report, thin_gains
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -64,6 +64,12 @@ def _option(f, catalog: Catalog):
     return parse
 
 
+
+# --tp's default, in the same words for every command that takes it (found by a cold read: three
+# wordings of one default): catalog.tensor_parallel_for.
+TP_DEFAULT = ("the fewest GPUs that hold the target's and its largest drafter's weights with room for the KV "
+              "caches, as the site gives each target; 1 for the essay's target")
+
 def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> None:
     for name, f in FIELDS.items():
         names = _names(f, catalog)
@@ -79,7 +85,7 @@ def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> Non
         # published, else assumed; the table says which).
         default = None if name in ("drafter", "alpha", "tp") else f.default
         note = {"drafter": f"{f.default}, or the first drafter for the target",
-                "tp": "the fewest that hold the weights with room for the KV caches (1 for the essay's target)",
+                "tp": TP_DEFAULT,
                 "alpha": "the drafter's typical α on chat for the target (see `specmodel catalog`)"}.get(name, f.default)
         parser.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
                             help=f"{f.help}{choices}; default {note}")
@@ -90,8 +96,8 @@ def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> Non
 # Fields whose default in a sweep is, as in evaluate, the target's own (specmodel.sweep.sweep takes
 # [None]): found once, `sweep --target qwen3-30b-a3b` priced one H100 where evaluate and the page
 # price two (0.664× against 0.797×), and a 70B target quietly on one 80 GB card.
-SWEEP_AS_EVALUATE = {"drafter": "as evaluate: the default drafter, or the first drafter for each target",
-                     "tp": "as evaluate: the GPUs each target is split across (1 for the essay's target)"}
+SWEEP_AS_EVALUATE = {"drafter": f"{FIELDS['drafter'].default}, or the first drafter for each target",
+                     "tp": TP_DEFAULT}
 
 
 def _add_sweep_options(parser: argparse.ArgumentParser) -> None:
@@ -266,10 +272,12 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     state = State(**values, gamma=fit.gamma, alpha=fit.alphas[acceptance], acceptance=acceptance)
     catalog.check_state(state)
     advice = advise(state, fit, catalog, acceptance)
+    step_time_error = _step_time_errors(catalog).get(state.cost_model)
     if args.json:
         return json.dumps({"reading": reading.as_dict(), "fit": fit.as_dict(), "advice": advice.as_dict(),
-                           "notes": notes})
-    return report(reading, fit, advice, catalog, notes)
+                           "notes": notes, "step_time_error": step_time_error,
+                           "thin_gain_batches": thin_gains(advice, step_time_error)})
+    return report(reading, fit, advice, catalog, notes, step_time_error)
 
 
 CLAIMS_LEGEND = ("published: the essay's figure, from one random run of its own simulation, so it differs from the "
@@ -355,6 +363,15 @@ def _calibrate(args, catalog: Catalog) -> str:
     return "\n".join(lines)
 
 
+def _step_time_errors(catalog: Catalog) -> dict[str, float]:
+    """Each cost model's median error on the packaged step-time measurements (validate.step_time_errors)."""
+    from .calibration.fitted import FITTED
+
+    measurements, _ = _measurements(None)
+    context = FITTED["vllm"]["nuisance"]["profiling_context_tokens"]["value"]
+    return step_time_errors(validate(measurements, catalog, context))
+
+
 def _validate(args, catalog: Catalog) -> str:
     from .calibration.fitted import FITTED
 
@@ -403,7 +420,7 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
         names = _names(f, catalog)
         choices = f" ({', '.join(names or f.choices)})" if (names or f.choices) else ""
         default = None if name in ("drafter", "batch", "tp") else f.default
-        said = {"tp": "the GPUs the site gives the target (as evaluate)",
+        said = {"tp": TP_DEFAULT,
                 "drafter": f"{f.default}, or the first drafter for the target"}.get(name, f"from the text, else {f.default}")
         fm.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
                         help=f"{f.help}{choices}; default {default if default is not None else said}")

@@ -420,3 +420,16 @@ def test_every_numeric_option_says_its_range_in_the_help(command):
             assert f.allowed() in text, (command, f.option)
     if command != "sweep":
         assert "the site's pages show 1 to 10" in text
+
+
+def test_a_default_is_said_in_one_wording_by_every_command():
+    """Found by a cold read: --tp's default read "the fewest that hold the weights …" in evaluate,
+    "the GPUs the site gives the target (as evaluate)" in fit-metrics and "as evaluate: the GPUs each
+    target is split across (…)" in sweep."""
+    from specmodel.cli import TP_DEFAULT
+    from specmodel.fields import FIELDS
+    drafter = f"{FIELDS['drafter'].default}, or the first drafter for"
+    for command in ("evaluate", "fit-metrics", "sweep"):
+        text = " ".join(run(command, "--help").stdout.split())
+        assert TP_DEFAULT in text and drafter in text, command
+        assert "as evaluate" not in text, command

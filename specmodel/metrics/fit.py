@@ -169,3 +169,22 @@ def grid_edge(alpha: float, alphas_tried, excess: float) -> str | None:
     if alpha == float(np.max(alphas_tried)) < 1 and excess > GRID_NOTE_RESIDUAL:
         return ABOVE_GRID
     return None
+
+
+# The decimals residuals are written with, unless more are needed to tell the chosen shape's from
+# another's; and the most ever written (past this, two residuals are one for any reader).
+RESIDUAL_DECIMALS = 3
+MAX_RESIDUAL_DECIMALS = 6
+
+
+def residual_decimals(fit: AcceptanceFit) -> int:
+    """The decimals that write every residual of ``fit``: RESIDUAL_DECIMALS, or as many more (up to
+    MAX_RESIDUAL_DECIMALS) as it takes for the chosen shape's residual not to read as another
+    shape's where the two differ (found by a cold read: falling 0.029 "(best)" beside the same
+    0.029; written 0.02889 and 0.02890). metrics/fit.js residualDecimals agrees."""
+    chosen = fit.residuals.get(fit.shape, fit.residual)
+    others = [r for s, r in fit.residuals.items() if s != fit.shape and r != chosen]
+    d = RESIDUAL_DECIMALS
+    while d < MAX_RESIDUAL_DECIMALS and any(f"{r:.{d}f}" == f"{chosen:.{d}f}" for r in others):
+        d += 1
+    return d

@@ -9,15 +9,28 @@ from ..extrapolation import extrapolation_note
 from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
-from .fit import BELOW_GRID, POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION
+from .fit import BELOW_GRID, POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION, residual_decimals
 from .parse import Reading, _shown
 
 
-# Where no γ beats plain decoding at the reader's load (the page's SPECULATION_OFF, views/metrics.js).
-SPECULATION_OFF = "speculation off is best there"
 # Where the reader's load does not fit in memory (the page's NO_ROOM, views/metrics.js): its best γ is
 # a number on paper, not advice.
 NO_ROOM = "the load does not fit in memory: no γ there"
+
+
+# Capitalised words a note may begin with that are names, kept as written after "note:".
+_NAMES = {"Prometheus", "Llama", "Medusa"}
+
+
+def note_text(note: str) -> str:
+    """A note as the command line prints it after "note: ": from a lower-case letter, as its own
+    notes begin ("batch 64: …"), where the page sets the same note as a sentence ("One scrape: …"
+    → "one scrape: …"; found by a cold read: notes in two cases). Only an ordinary capitalised
+    word is lowered: "V0", "EAGLE-3", "vLLM", "γ" and names stay as written."""
+    first = note.split(" ", 1)[0].rstrip(":,;")
+    if first.isascii() and first.isalpha() and first[0].isupper() and first[1:].islower() and first not in _NAMES:
+        return note[0].lower() + note[1:]
+    return note
 
 
 def best_gamma_tail(fits: bool, pays: bool) -> str:
@@ -26,7 +39,8 @@ def best_gamma_tail(fits: bool, pays: bool) -> str:
     found once: "Best γ at 256 sequences: 2 (0.78×)." under "no γ there: the load does not fit")."""
     if not fits:
         return f", {'but' if pays else 'slower than plain decoding, and'} {NO_ROOM}"
-    return "" if pays else f", slower than plain decoding: {SPECULATION_OFF}"
+    # (what to do then, leave speculation off, the advice says once, where the flag would be)
+    return "" if pays else ", slower than plain decoding"
 
 
 def no_load(running: float | None) -> str:
@@ -63,8 +77,9 @@ def held_shape_note(fit: AcceptanceFit, shape: str) -> str:
     """Why --site-grid prices ``shape``, not the fit's best: the site's data for the configuration
     hold only other shapes (advice.held_shape); the page's words (views/metrics.js), its shape
     labels aside."""
+    d = residual_decimals(fit)
     return (f"this configuration's data hold acceptance {shape} only: the answer uses that shape's best fit to your rates, "
-            f"α = {fit.alphas[shape]:.2f} (residual {fit.residuals[shape]:.3f}, against {fit.residual:.3f} for {fit.shape}). "
+            f"α = {fit.alphas[shape]:.2f} (residual {fit.residuals[shape]:.{d}f}, against {fit.residual:.{d}f} for {fit.shape}). "
             "specmodel fit-metrics without --site-grid prices your shape on any configuration")
 
 
@@ -126,11 +141,12 @@ def reading_lines(reading: Reading, leave_out=()) -> list[str]:
         lines.append(f"  drafts{_derived(reading, 'num_drafts')} {_count(reading.num_drafts)}, draft tokens "
                      f"{_count(reading.num_draft_tokens)}, tokens in accepted prefixes"
                      f"{_derived(reading, 'num_accepted_tokens')} {_count(reading.num_accepted_tokens)}")
-    return lines + [f"  note: {n}" for n in reading.notes if n not in leave_out]
+    return lines + [f"  note: {note_text(n)}" for n in reading.notes if n not in leave_out]
 
 
 def fit_line(fit: AcceptanceFit, reading: Reading) -> str:
-    others = ", ".join(f"{s} {r:.3f}" for s, r in fit.residuals.items() if s != fit.shape)
+    d = residual_decimals(fit)
+    others = ", ".join(f"{s} {r:.{d}f}" for s, r in fit.residuals.items() if s != fit.shape)
     unit = "RMS over positions" if fit.basis == PER_POSITION else "in mean acceptance length"
     tail = f" (other shapes: {others})" if others else " (one length cannot tell the shapes apart; assumed falling)"
     if fit.basis == PER_POSITION and fit.gamma == 1:
@@ -142,7 +158,7 @@ def fit_line(fit: AcceptanceFit, reading: Reading) -> str:
         tail = (f" (one length cannot tell the shapes apart; V0's draft acceptance rate, an average over the positions, "
                 f"can: at the α that gives the length, {averages}, against the text's "
                 f"{reading.v0_draft_acceptance_rate:.3f}; the nearest wins; other shapes' residuals: {others})")
-    return (f"fit: acceptance {fit.shape}, α = {alpha_text(fit.alpha)}, γ = {fit.gamma}, residual {fit.residual:.3f} {unit}"
+    return (f"fit: acceptance {fit.shape}, α = {alpha_text(fit.alpha)}, γ = {fit.gamma}, residual {fit.residual:.{d}f} {unit}"
             f"{tail}; mean acceptance length {fit.fitted_mean_acceptance_length:.3f}{fit_note(fit)}")
 
 
@@ -177,9 +193,28 @@ def grid_edge_note(fit: AcceptanceFit, answer: str) -> str:
             f"{'upper' if low else 'lower'} bounds")
 
 
-def advice_text(advice: Advice, catalog: Catalog) -> str:
-    """The model's answer at the advice's state: speedups, where speculation stops paying, the γ
-    by batch size (no γ where the load does not fit) and the flags."""
+def thin_gains(advice: Advice, step_time_error: float | None) -> list[int]:
+    """The batch sizes of ``advice.schedule`` that fit, at which speculation pays by less than
+    ``step_time_error`` (the cost model's median error on measured step times, a fraction;
+    calibration.validate.step_time_errors): gains the model cannot tell from none. The page's
+    paste box lists the same (views/metrics.js thinGains)."""
+    if step_time_error is None:
+        return []
+    return [row["batch"] for row in advice.schedule
+            if row["fits_in_memory"] and row["recommended_gamma"] and row["best_speedup"] - 1 < step_time_error]
+
+
+def thin_gains_text(batches: list[int], step_time_error: float) -> str:
+    """What the answer says of ``thin_gains``, the page's words but for "batch N" (views/metrics.js)."""
+    listed = ", ".join(f"{b:,}" for b in batches[:-1]) + (" and " if len(batches) > 1 else "") + f"{batches[-1]:,}"
+    return (f"at batch {listed} speculation gains less than {step_time_error:.1%}, this cost model's median error on "
+            "the step times measured in vLLM: measure before relying on it there")
+
+
+def advice_text(advice: Advice, catalog: Catalog, step_time_error: float | None = None) -> str:
+    """The model's answer at the advice's state: speedups, where speculation stops paying, where
+    it pays by less than the cost model's ``step_time_error`` (thin_gains), the γ by batch size (no
+    γ where the load does not fit) and the flags."""
     s = advice.state
     gpus = catalog.gpu_group(s.gpu, s.tp).label
     lines = [f"predictions of the {s.cost_model} cost model, not measurements: {catalog.targets[s.target].label} on "
@@ -195,8 +230,11 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
                      "(at its best γ)")
     elif advice.stops_paying_at_batch == advice.schedule[0]["batch"]:
         lines.append("  speculation does not pay at any batch size: leave it off")
-    else:
+    elif advice.stops_paying_at_batch != s.batch:  # at the load itself the lines around say it
         lines.append(f"  speculation stops paying at batch {advice.stops_paying_at_batch:,} (no γ beats plain decoding there)")
+    thin = thin_gains(advice, step_time_error)
+    if thin:
+        lines.append(f"  {thin_gains_text(thin, step_time_error)}")
     if advice.best_gamma == max(FIELDS["gamma"].grid):
         lines.append(f"  (γ = {advice.best_gamma} is the largest searched: the best may lie further)")
     if advice.best_gamma > s.gamma:
@@ -227,6 +265,7 @@ def advice_text(advice: Advice, catalog: Catalog) -> str:
     return "\n".join(lines)
 
 
-def report(reading: Reading, fit: AcceptanceFit, advice: Advice, catalog: Catalog, notes=()) -> str:
-    return "\n".join(reading_lines(reading) + [fit_line(fit, reading)] + [f"note: {n}" for n in notes]
-                     + [advice_text(advice, catalog)])
+def report(reading: Reading, fit: AcceptanceFit, advice: Advice, catalog: Catalog, notes=(),
+           step_time_error: float | None = None) -> str:
+    return "\n".join(reading_lines(reading) + [fit_line(fit, reading)] + [f"note: {note_text(n)}" for n in notes]
+                     + [advice_text(advice, catalog, step_time_error)])

@@ -14,7 +14,7 @@ from cli_run import specmodel
 from specmodel import FIELDS
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
-from specmodel.metrics.report import DYNAMIC_SD_LIMITS, DYNAMIC_SD_SCHEDULE, fit_note, other_engine_note
+from specmodel.metrics.report import DYNAMIC_SD_LIMITS, DYNAMIC_SD_SCHEDULE, fit_note, note_text, other_engine_note
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, SPREAD_RATIO, Reading
 
 from .conftest import PageLog
@@ -203,6 +203,17 @@ def _check_answer_against_cli(page, cli: dict) -> None:
         assert float(shown[2].rstrip("×")) == pytest.approx(want["best_speedup"], abs=0.0051)
         assert float(shown[3].rstrip("×")) == pytest.approx(want["speedup_at_fitted_gamma"], abs=0.0051)
         assert shown[5] == ("yes" if want["fits_in_memory"] else "no")
+    # where speculation pays by less than the model's median step-time error, both say where
+    # (found by a cold read: "pays at every batch size … up to 64" on 1.003× there)
+    answer = page.locator("[data-metrics-answer]").inner_text().replace("\u00a0", " ")
+    thin = cli["thin_gain_batches"]
+    if thin:
+        listed = (", ".join(f"{b:,}" for b in thin[:-1]) + f" and {thin[-1]:,} sequences" if len(thin) > 1
+                  else f"{thin[0]:,} sequence{'s' if thin[0] != 1 else ''}")
+        assert (f"At {listed} speculation gains less than {cli['step_time_error']:.1%}, this cost model's median "
+                "error on the step times measured in vLLM: measure before relying on it there.") in answer, answer
+    else:
+        assert "speculation gains less than" not in answer, answer
     flags = page.locator("[data-metrics-answer] pre code").all_inner_texts()
     # every flag as the command line prints it, --tensor-parallel-size first on several GPUs
     tp = advice["state"]["tp"] if "state" in advice else 1
@@ -241,6 +252,13 @@ def test_each_text_is_answered_as_fit_metrics_site_grid_answers_it(home, names):
         _check_answer_against_cli(home, cli)
         answer = home.locator("[data-metrics-answer]").inner_text().replace("\u00a0", " ")
         assert f"Speedup at γ = {cli['fit']['gamma']}: " in answer, name
+        # a drafter named in a sentence is "the" drafter (found by cold reads: "drafter Qwen3-0.6B
+        # draft model", "the answer prices Qwen3-0.6B draft model")
+        sentences = "\n".join(home.locator("[data-metrics-answer] p").all_inner_texts()).replace("\u00a0", " ")
+        for label in manifest()["labels"]["drafter"].values():
+            assert re.findall(rf"(?<!the )\b{re.escape(label)}", sentences) == [], (name, label, sentences)
+        # a verdict said once: no "stops paying at" the reader's own load, which the lines around say
+        assert not re.search(rf"stops paying at {cli['advice']['state']['batch']:,} sequences", answer), name
         # a text another engine wrote is answered with vLLM's prices and flags, and says so (found
         # by a cold read: a llama-server log got vLLM's flags and no word on it)
         engine = other_engine_note(cli["reading"]["source"])
@@ -482,8 +500,11 @@ def test_the_summary_says_speculation_off_where_no_gamma_beats_plain_decoding(ho
     assert cli["advice"]["recommended_gamma"] == 0 and cli["advice"]["best_gamma"] == 2
     assert "speculation off is best there (no γ beats plain decoding)" in status and "best γ there" not in status, status
     answer = home.locator("[data-metrics-answer]").inner_text()
-    assert "Best γ at 64 sequences: 2 (" in answer and "), slower than plain decoding: speculation off is best there." in answer
-    assert "no γ beats plain decoding: leave speculation off" in answer
+    assert "Best γ at 64 sequences: 2 (" in answer and "), slower than plain decoding.\n" in answer
+    # found by a cold read: the verdict said four times (summary, best γ, "stops paying at 64
+    # sequences" at the reader's own 64, and the closing line): the answer says it once
+    assert answer.count("no γ beats plain decoding") == 1 and "stops paying at 64" not in answer + status, answer
+    assert "At 64 sequences no γ beats plain decoding: leave speculation off." in answer
     _check_answer_against_cli(home, cli)
 
 
@@ -571,9 +592,10 @@ def test_what_the_text_says_is_what_it_prints_and_derived_values_say_so(home):
     assert any("prints a mean acceptance length of 2.61 (3.61 with 1 added for the bonus token" in n for n in notes)
     three = [n for n in notes if "apart from both" in n]
     assert len(three) == 1 and "3.46" in three[0] and sum(n.count("3.68") for n in notes) == 1, notes
-    # the command line says the same words (its report's notes are the reading's)
+    # the command line says the same words (its report's notes are the reading's, each begun in
+    # lower case: report.note_text)
     cli = specmodel("fit-metrics", str(DATA / "v1-three-means.log")).stdout
-    assert all(n in cli for n in notes)
+    assert all(f"note: {note_text(n)}" in cli for n in notes), (notes, cli)
 
 
 def test_the_counts_row_names_what_the_command_line_names(home):
@@ -711,7 +733,7 @@ def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home)
     answer = home.locator("[data-metrics-answer]").inner_text()
     assert "Set yours" not in answer, answer
     assert f"{no_load(None).capitalize()}: the answer prices 32 sequences, as set under “Your deployment”." in answer, answer
-    assert "the answer prices EAGLE-3 head, as set under “Your deployment”." in answer, answer
+    assert "the answer prices the EAGLE-3 head, as set under “Your deployment”." in answer, answer
     home.goto("/?batch=256")
     wait_rendered(home, "?batch=256")
     _paste(home, V0_LINE)

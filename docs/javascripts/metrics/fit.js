@@ -26,6 +26,17 @@ export function gridEdge(alpha, alphas, excess) {
   return null;
 }
 
+// fit.py residual_decimals: 3, or as many more (up to 6) as it takes for the chosen shape's
+// residual not to read as another shape's where the two differ (found by a cold read: falling
+// 0.029 "(best)" beside the same 0.029).
+export function residualDecimals(fit) {
+  const chosen = fit.residuals[fit.shape] ?? fit.residual;
+  const others = Object.entries(fit.residuals).filter(([s, r]) => s !== fit.shape && r !== chosen).map(([, r]) => r);
+  let d = 3;
+  while (d < 6 && others.some((r) => fixed(r, d) === fixed(chosen, d))) d += 1;
+  return d;
+}
+
 // What limits a fit, in the command line's words (specmodel/metrics/report.py fit_note): a
 // one-number fit's residual is the grid's step unless no α reaches the text's mean (found once:
 // "No acceptance shape describes these numbers well" for a V0 line 0.076 from α = 0.90).

@@ -5,7 +5,7 @@
 import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
 import { availableValues, sameState, snap } from "../core/url-state.js";
-import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid } from "../metrics/fit.js";
+import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid, residualDecimals } from "../metrics/fit.js";
 import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
 import { gpusText } from "./controls.js";
 import { configFlag } from "./vllm.js";
@@ -110,7 +110,8 @@ export const NO_ROOM = "the load does not fit in memory: no γ there";
 // "Best γ at 256 sequences: 2 (0.78×)." under "no γ there: the load does not fit in memory").
 export function bestGammaTail(fits, pays) {
   if (!fits) return `, ${pays ? "but" : "slower than plain decoding, and"} ${NO_ROOM}`;
-  return pays ? "" : `, slower than plain decoding: ${SPECULATION_OFF}`;
+  // (what to do then, leave speculation off, the answer says once, where the flag would be)
+  return pays ? "" : ", slower than plain decoding";
 }
 
 // Why the batch priced is not the text's (report.py no_load): it has no running count, or one of
@@ -127,6 +128,25 @@ export function otherEngineNote(source) {
   if (!source.includes("llama")) return null; // "llama-server log", "Prometheus (llama.cpp)"
   return "the text comes from llama.cpp's server; the answer prices vLLM, the engine the calibrated model is fitted " +
     "to, and its flags are vLLM's: llama-server sets the tokens it drafts with --draft-max";
+}
+
+// report.py thin_gains: the loads that fit at which speculation pays by less than the cost
+// model's median error on measured step times (the manifest's step_time_error, as fit-metrics
+// computes it): gains the model cannot tell from none (found by a cold read: "pays at every
+// batch size … up to 64" on 1.003× there).
+export function thinGains(rows, error) {
+  if (error === undefined || error === null) return [];
+  return rows.filter((r) => r.fits && r.use > 0 && r.bestSpeedup - 1 < error).map((r) => r.batch);
+}
+
+// report.py thin_gains_text, in the page's "N sequences".
+export function thinGainsText(batches, error) {
+  const last = batches[batches.length - 1];
+  const listed = batches.length > 1
+    ? `${batches.slice(0, -1).map((b) => format("int", b)).join(", ")} and ${format("int", last)} sequences`
+    : sequences(last);
+  return `At ${listed} speculation gains less than ${format("pct1", error)}, this cost model's median error on the ` +
+    "step times measured in vLLM: measure before relying on it there.";
 }
 
 export function bestThere(row) {
@@ -218,8 +238,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
   function showFit(fit, reading) {
     const unit = fit.basis === PER_POSITION ? "RMS over the positions" : "in mean acceptance length";
     const labels = manifest.labels.acceptance;
+    const d = residualDecimals(fit);
     root.querySelector("[data-metrics-fit]").textContent =
-      `Acceptance ${labels[fit.shape]}, α = ${fixed(fit.alpha, 2)} at γ = ${fit.gamma}: residual ${fixed(fit.residual, 3)} ${unit}.` +
+      `Acceptance ${labels[fit.shape]}, α = ${fixed(fit.alpha, 2)} at γ = ${fit.gamma}: residual ${fixed(fit.residual, d)} ${unit}.` +
       // on either basis α is the grid's: said, so that the command line's finer α (0.816 where the
       // page reads 0.80) is not taken for a disagreement
       ` α is fitted on ${GRID}; ${GRID_CLI}.` +
@@ -241,7 +262,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       const alpha = shape in fit.alphas ? fit.alphas[shape] : shape === fit.shape ? fit.alpha : null;
       // a V0 line's shape is the one nearest its rate, not the smallest residual
       const chosen = assumedShape(fit) ? " (assumed)" : Object.keys(fit.v0_rates).length ? " (nearest V0's rate)" : " (best)";
-      tr.append(el("td", labels[shape] + (shape === fit.shape ? chosen : "")), el("td", alpha === null ? "–" : fixed(alpha, 2)), el("td", fixed(r, 3)));
+      tr.append(el("td", labels[shape] + (shape === fit.shape ? chosen : "")), el("td", alpha === null ? "–" : fixed(alpha, 2)), el("td", fixed(r, d)));
       return tr;
     }));
     keepPhrasesWhole(root.querySelector("[data-metrics-fit]"));
@@ -386,7 +407,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const ownShape = state.acceptance === fit.shape;
     const stand = !ownShape && state.alpha === fit.alphas[state.acceptance] && state.gamma === fit.gamma;
     if (stand) {
-      nodes.push(el("p", `This configuration's data hold acceptance ${labels.acceptance[state.acceptance]} only: the answer uses that shape's best fit to your rates, α = ${fixed(state.alpha, 2)} (residual ${fixed(fit.residuals[state.acceptance], 3)}, against ${fixed(fit.residual, 3)} for ${labels.acceptance[fit.shape]}). specmodel fit-metrics without --site-grid prices your shape on any configuration.`, { class: "spec-metrics__warn" }));
+      nodes.push(el("p", `This configuration's data hold acceptance ${labels.acceptance[state.acceptance]} only: the answer uses that shape's best fit to your rates, α = ${fixed(state.alpha, 2)} (residual ${fixed(fit.residuals[state.acceptance], residualDecimals(fit))}, against ${fixed(fit.residual, residualDecimals(fit))} for ${labels.acceptance[fit.shape]}). specmodel fit-metrics without --site-grid prices your shape on any configuration.`, { class: "spec-metrics__warn" }));
     } else {
       const differs = [];
       if (!ownShape) differs.push(`acceptance ${labels.acceptance[state.acceptance]}`);
@@ -400,8 +421,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const setByReader = (name) => state[name] !== readAt[name];
     if (!fitted.example) {
       nodes.push(el("p", setByReader("drafter")
-        ? `The text does not say which drafter produced it: the answer prices ${labels.drafter[state.drafter]}, as set under “Your deployment”.`
-        : `The text does not say which drafter produced it: the answer prices ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
+        ? `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}, as set under “Your deployment”.`
+        : `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
     }
     if (batchNote) nodes.push(el("p", batchNote));
     const running = fitted.reading.running_requests;
@@ -425,8 +446,14 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (fitting.length === 0) pays = "No batch size fits in the GPUs' memory.";
     else if (!stops) pays = `Speculation pays at every batch size that fits in memory, up to ${format("int", fitting[fitting.length - 1].batch)}, at its best γ.`;
     else if (stops === rows[0]) pays = "Speculation does not pay at any batch size: leave it off.";
+    // at the reader's own load the lines above and below say it (found by a cold read: one
+    // verdict said four times)
+    else if (stops.batch === state.batch) pays = null;
     else pays = `Speculation stops paying at ${sequences(stops.batch)}: no γ beats plain decoding there.`;
-    list.append(el("li", pays));
+    if (pays) list.append(el("li", pays));
+    const error = manifest.step_time_error[state.cost_model];
+    const thin = thinGains(rows, error);
+    if (thin.length) list.append(el("li", thinGainsText(thin, error)));
     const topGamma = Math.max(...manifest.axes.gamma);
     if (here.best === topGamma) list.append(el("li", `γ = ${topGamma} is the largest the model searched: the best may lie further.`));
     if (here.best > fit.gamma && state.gamma === fit.gamma) {
@@ -487,14 +514,14 @@ export function mountMetrics(root, manifest, { apply, current }) {
     breakCodeAtSeparators(box);
     keepPhrasesWhole(box);
     fitWideTables(box);
-    const rung = pays.replace(/:.*$/, "").replace(/\.$/, "");
+    const rung = pays ? `; ${pays.charAt(0).toLowerCase()}${pays.slice(1).replace(/:.*$/, "").replace(/\.$/, "")}` : "";
     // a configuration without the best fit's shape is priced at the best shape it holds: say so here
     const shape = state.acceptance === fit.shape ? "" :
       `, acceptance ${labels.acceptance[state.acceptance]}, α = ${fixed(state.alpha, 2)} (the nearest these settings hold)`;
     // the target and its GPUs as the answer below names them (found once: "on H100 SXM" for
     // Qwen3-32B on two)
     const where = `${labels.target[state.target]} on ${gpusText(manifest, state)}`;
-    return `Predicted for ${where} drafting with the ${labels.drafter[state.drafter]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; ${bestThere(here)}; ${rung.charAt(0).toLowerCase()}${rung.slice(1)}.`;
+    return `Predicted for ${where} drafting with the ${labels.drafter[state.drafter]}${shape}: ${format("times", speedup)} at ${sequences(state.batch)}; ${bestThere(here)}${rung}.`;
   }
 
   const exampleButton = root.querySelector("[data-action=metrics-example]");
