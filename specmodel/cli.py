@@ -31,6 +31,7 @@ from .fields import FIELDS, FLOAT, INT, nearest_on_axis, site_acceptance_shapes
 from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
+from .metrics.parse import grouped
 from .metrics.report import held_shape_note, no_load, other_engine_note, reading_lines, report, thin_gains
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
@@ -64,11 +65,11 @@ def _option(f, catalog: Catalog):
     return parse
 
 
-
 # --tp's default, in the same words for every command that takes it (found by a cold read: three
 # wordings of one default): catalog.tensor_parallel_for.
 TP_DEFAULT = ("the fewest GPUs that hold the target's and its largest drafter's weights with room for the KV "
               "caches, as the site gives each target; 1 for the essay's target")
+
 
 def _add_state_options(parser: argparse.ArgumentParser, catalog: Catalog) -> None:
     for name, f in FIELDS.items():
@@ -136,7 +137,7 @@ def _alpha_note(args: argparse.Namespace, state: State, catalog: Catalog) -> str
     if args.alpha is not None:
         return None
     typical = _typical_chat(state.drafter, state.target, catalog)
-    how = (f"{typical.basis}: mean acceptance length {typical.mean_acceptance_length} at γ = {typical.measured_gamma}"
+    how = (f"{typical.basis}: mean acceptance length {typical.mean_acceptance_length:.2f} at γ = {typical.measured_gamma}"
            if typical.basis != "assumed" else "assumed")
     # found by a cold read: a decision-map cell at α 0.85 said 1.0004× (faster), evaluate left to
     # its default 0.8363 said 0.993× (slower), and nothing here said why
@@ -246,8 +247,8 @@ def _fit_metrics(args, catalog: Catalog) -> str:
                 # the page prices the grid batch nearest the load, and says so (views/metrics.js)
                 values["batch"] = nearest_batch(reading.running_requests)
                 if values["batch"] != reading.running_requests:
-                    told += (f"; {reading.running_requests:g} running requests: the simulation's nearest batch size "
-                             f"is {values['batch']}, as the page snaps it")
+                    told += (f"; {grouped(reading.running_requests)} running requests: the simulation's nearest "
+                             f"batch size is {values['batch']:,}, as the page snaps it")
             notes.append(f"batch {values['batch']}: {told}; --batch sets it")
         else:
             values["batch"] = FIELDS["batch"].default

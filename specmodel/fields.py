@@ -101,8 +101,12 @@ class Field:
             except ValueError:
                 raise ModelInputError(self.option, f"got {text!r}", self.allowed()) from None
         else:
-            value = text
-        return self.check(value, names, where=self.option)
+            return self.check(text, names, where=self.option)
+        try:
+            return self.check(value, names, where=self.option)
+        except ModelInputError as e:
+            # the number as typed ("got 0"), not as parsed ("got 0.0"; found by a cold read)
+            raise ModelInputError(self.option, f"got {text.strip()}", e.allowed) from None
 
 
 TENSOR_PARALLEL = (1, 2, 4, 8)

@@ -61,12 +61,15 @@ def parse_values(f: Field, text: str | None, catalog: Catalog) -> list:
         if f.kind in (INT, FLOAT):
             raw = _range(f, item) if ":" in item else [_number(f, item)]
             for d in raw:
-                if f.kind == INT:
-                    if d != d.to_integral_value():
-                        raise ModelInputError(f.option, f"got {item!r}", f.allowed())
-                    values.append(f.check(int(d), where=f.option))
-                else:
-                    values.append(f.check(float(d), where=f.option))
+                if f.kind == INT and d != d.to_integral_value():
+                    raise ModelInputError(f.option, f"got {item!r}", f.allowed())
+                try:
+                    values.append(f.check(int(d) if f.kind == INT else float(d), where=f.option))
+                except ModelInputError as e:
+                    # what the reader typed, not its parse (found by a cold read: "got 65537" for
+                    # 1:100000:2, a value never written; "got 0.0" for 0)
+                    problem = f"range {item!r} reaches {d}" if ":" in item else f"got {item}"
+                    raise ModelInputError(f.option, problem, e.allowed) from None
         else:
             values.append(f.check(item, names, where=f.option))
     return list(dict.fromkeys(values))  # repeated values once, in the order given

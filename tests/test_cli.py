@@ -433,3 +433,21 @@ def test_a_default_is_said_in_one_wording_by_every_command():
         text = " ".join(run(command, "--help").stdout.split())
         assert TP_DEFAULT in text and drafter in text, command
         assert "as evaluate" not in text, command
+
+
+def test_a_refused_number_is_quoted_as_typed():
+    """Found by a cold read: `evaluate --alpha 0` said "got 0.0" and `sweep --batch 1:100000:2`
+    "got 65537", values the reader never wrote."""
+    assert run("evaluate", "--alpha", "0").stderr.strip().endswith("argument --alpha: got 0; allowed: a number in (0, 1]")
+    assert "argument --alpha: got 0; allowed" in run("sweep", "--alpha", "0,0.5").stderr
+    assert "argument --batch: range '1:100000:2' reaches 65537; allowed: an integer from 1 to 65,536" in \
+        run("sweep", "--batch", "1:100000:2").stderr
+    assert "argument --batch: got 1e3;" in run("evaluate", "--batch", "1e3").stderr or \
+        "argument --batch: got '1e3';" in run("evaluate", "--batch", "1e3").stderr
+
+
+def test_a_measured_mean_acceptance_length_is_written_as_the_site_writes_it():
+    """Found by a cold read: `vllm-log --drafter ngram --gamma 3` said "mean acceptance length 1.4
+    at γ = 3" where the site and its tables write 1.40: two decimals, as the site's num(2)."""
+    out = run("vllm-log", "--drafter", "ngram", "--gamma", "3").stdout
+    assert "measured: mean acceptance length 1.40 at γ = 3" in out, out

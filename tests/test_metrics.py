@@ -722,3 +722,19 @@ def test_a_gain_smaller_than_the_models_step_time_error_is_said_to_be():
     # a wide margin says nothing
     text = _cli(str(DATA / "v1-ngram.log"), "--site-grid", "--drafter", "ngram").stdout
     assert "gains less than" not in text
+
+
+RUNNING_2000 = ((DATA / "v1-engine-running.log").read_text().replace("Running: 16 reqs", "Running: 2000 reqs")
+                .replace("Running: 0 reqs", "Running: 2000 reqs"))
+
+
+def test_a_running_count_is_written_with_its_thousands_separator():
+    """Found by a cold read: "2000 running requests: the simulation's nearest batch size is 1024"
+    beside "1,024 sequences" in the same answer. Page and command line group it (parse.grouped)."""
+    out = _cli("-", "--site-grid", stdin=RUNNING_2000).stdout
+    assert "2000" not in out and "running requests: 2,000, the median" in out, out
+    assert "2,000 running requests: the simulation's nearest batch size is 1,024" in out, out
+    # one idle line is "it", not "them"
+    idle = (DATA / "v1-ngram.log").read_text() + "INFO Engine 000: Avg prompt throughput: 0.0 tokens/s, Running: 0 reqs\n"
+    out = _cli("-", stdin=idle).stdout
+    assert "Running: 0 reqs (idle): the load cannot be told from it." in out, out

@@ -336,3 +336,12 @@ def test_the_page_keeps_the_units_and_gpu_phrases_the_build_keeps():
     assert units and set(units.group(1).split("|")) == set(UNIT_SYMBOLS), units
     gpu_words = re.findall(r"\(([A-Za-z0-9?]+(?:\|[A-Za-z0-9?]+)+)\)", GPU_PHRASE.pattern)
     assert len(gpu_words) == 2 and all(f"(?:{words})" in js for words in gpu_words), gpu_words
+
+
+def test_the_not_found_page_leads_back_into_the_site(site):
+    """Found by a cold read: /404.html said "404 - Not found" and nothing more."""
+    text = (site / "404.html").read_text(encoding="utf-8")
+    assert "<h1>Page not found</h1>" in text and "404 - Not found" not in text
+    links = re.findall(r'<a href="([^"]+)">the (essay|model)</a>', text)
+    assert links == [("/", "essay"), ("/model/", "model")], links
+    assert (site / "index.html").is_file() and (site / "model" / "index.html").is_file()

@@ -760,7 +760,7 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     gauges = [v for k, v in last.items() if k[0] == "num_requests_running"]
     running = sum(gauges) / len(gauges) if gauges else None
     if len(gauges) > 1:
-        notes.append(f"vllm:num_requests_running: {_shown(sum(gauges))} over {len(gauges):,} engines, {_shown(running)} per "
+        notes.append(f"vllm:num_requests_running: {grouped(sum(gauges))} over {len(gauges):,} engines, {grouped(running)} per "
                      f"engine. {DATA_PARALLEL}")
     # A counter lower than in the scrape before: the server restarted there, and only the scrapes
     # since then are one run (found by a cold read: such a text was refused where its last scrapes
@@ -854,26 +854,26 @@ def _engine_running(lines: list[str]) -> tuple[float, str] | None:
     running = float(sum(statistics.median(v) for v in by_engine.values())) / max(1, len(by_engine))
     if not by_engine:
         note = (f"{'The engine log line reports' if idle == 1 else f'All {idle:,} engine log lines report'} Running: 0 reqs "
-                "(idle): the load cannot be told from them.")
+                f"(idle): the load cannot be told from {'it' if idle == 1 else 'them'}.")
     elif busy == 1:
-        note = f"Running requests: {_shown(running)}, the 'Running: N reqs' of the one engine log line."
+        note = f"Running requests: {grouped(running)}, the 'Running: N reqs' of the one engine log line."
     elif len(by_engine) == 1:
-        note = f"Running requests: {_shown(running)}, the median of the 'Running: N reqs' of {busy:,} engine log lines."
+        note = f"Running requests: {grouped(running)}, the median of the 'Running: N reqs' of {busy:,} engine log lines."
     else:
-        note = (f"Running requests: {_shown(running)} per engine, the median of each engine's 'Running: N reqs' "
+        note = (f"Running requests: {grouped(running)} per engine, the median of each engine's 'Running: N reqs' "
                 f"({busy:,} lines) averaged over {len(by_engine):,} engines. {DATA_PARALLEL}")
     if idle and by_engine:
         note += f" {idle:,} line{'s' if idle != 1 else ''} with Running: 0 reqs (idle, nothing drafted) left out."
     medians = [statistics.median(v) for v in by_engine.values()]
     if len(medians) > 1 and max(medians) > SPREAD_RATIO * min(medians):
         # found by a cold read: engines at 4.5 and 122 priced as one engine at 63.25
-        note += (f" The engines' loads differ ({', '.join(_shown(float(m)) for m in medians)}): their average is "
+        note += (f" The engines' loads differ ({', '.join(grouped(float(m)) for m in medians)}): their average is "
                  "no engine's load; price each engine's on its own.")
     # a load that changed a lot over the text: one γ for its median fits neither end (found by a
     # cold read: 3 and 90 running requests read as "46.5" and priced at 64)
     lo, hi = max(((min(v), max(v)) for v in by_engine.values()), key=lambda r: r[1] / r[0], default=(1, 1))
     if hi > SPREAD_RATIO * lo:
-        note += (f" The lines range from {_shown(float(lo))} to {_shown(float(hi))} running requests: the load changed over the text, "
+        note += (f" The lines range from {grouped(float(lo))} to {grouped(float(hi))} running requests: the load changed over the text, "
                  "and the γ by load below follows it where one γ cannot.")
     return running, note
 
@@ -909,14 +909,14 @@ def _check_limits(reading: Reading) -> None:
     with separators (found by a cold read: "metrics: the text has 99999 running requests; allowed:
     at most 65536" on the page and the command line)."""
     if reading.gamma is not None and reading.gamma > MAX_DRAFT_POSITIONS:
-        raise ImpossibleMetricsError("draft positions", f"{_grouped(reading.gamma)} in the text",
-                                     f"at most {_grouped(MAX_DRAFT_POSITIONS)}")
+        raise ImpossibleMetricsError("draft positions", f"{grouped(reading.gamma)} in the text",
+                                     f"at most {grouped(MAX_DRAFT_POSITIONS)}")
     if reading.running_requests is not None and reading.running_requests > MAX_RUNNING_REQUESTS:
-        raise ImpossibleMetricsError("running requests", f"{_grouped(reading.running_requests)} in the text",
-                                     f"at most {_grouped(MAX_RUNNING_REQUESTS)}")
+        raise ImpossibleMetricsError("running requests", f"{grouped(reading.running_requests)} in the text",
+                                     f"at most {grouped(MAX_RUNNING_REQUESTS)}")
 
 
-def _grouped(x: float) -> str:
+def grouped(x: float) -> str:
     """A whole count with thousands separators, every digit (parse.js grouped); else as _shown."""
     return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e21 else _shown(float(x))
 

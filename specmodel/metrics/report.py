@@ -10,7 +10,7 @@ from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
 from .fit import BELOW_GRID, POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION, residual_decimals
-from .parse import Reading, _shown
+from .parse import Reading, _shown, grouped
 
 
 # Where the reader's load does not fit in memory (the page's NO_ROOM, views/metrics.js): its best γ is
@@ -135,7 +135,7 @@ def reading_lines(reading: Reading, leave_out=()) -> list[str]:
     if reading.per_position_acceptance:
         parts.append("per-position " + listed_rates(reading.per_position_acceptance))
     if reading.running_requests is not None:
-        parts.append(f"running requests {reading.running_requests:g}")
+        parts.append(f"running requests {grouped(reading.running_requests)}")
     lines = ["; ".join(parts)]
     if reading.num_drafts is not None:
         lines.append(f"  drafts{_derived(reading, 'num_drafts')} {_count(reading.num_drafts)}, draft tokens "

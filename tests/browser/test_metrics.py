@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from cli_run import specmodel
 from specmodel import FIELDS
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
+from specmodel.metrics.fit import residual_decimals
 from specmodel.metrics.report import DYNAMIC_SD_LIMITS, DYNAMIC_SD_SCHEDULE, fit_note, note_text, other_engine_note
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, SPREAD_RATIO, Reading
 
@@ -907,3 +909,22 @@ def test_an_extrapolated_deployment_says_so_in_the_answer_as_the_command_line_do
     wait_rendered(home, "")
     _paste(home, (DATA / "v1-engine-running.log").read_text())
     assert "This configuration is" not in home.locator("[data-metrics-answer]").inner_text()
+
+
+def test_counts_are_grouped_and_a_near_tie_of_residuals_is_told_apart(home):
+    """Found by cold reads: "2000 running requests: the simulation's nearest batch size is 1024"
+    beside "1,024 sequences"; and a fit table of falling 0.029 "(best)" beside the same 0.029."""
+    text = ((DATA / "v1-engine-running.log").read_text().replace("Running: 16 reqs", "Running: 2000 reqs")
+            .replace("Running: 0 reqs", "Running: 2000 reqs"))
+    _paste(home, text)
+    page_text = home.locator("[data-metrics-result]").inner_text() + home.locator("[data-metrics-status]").inner_text()
+    assert "2,000 running requests: the simulation's nearest batch size is 1,024." in page_text, page_text
+    assert "2000" not in page_text and _reading_rows(home)["running requests"] == "2,000"
+    show(home, "")
+    _paste(home, (DATA / "v1-all-rejected.log").read_text())
+    cells = home.eval_on_selector_all("[data-metrics-fits] tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    residuals = {row[0].split(" (")[0]: row[2] for row in cells}
+    cli = _cli(stdin=(DATA / "v1-all-rejected.log").read_text())
+    d = residual_decimals(SimpleNamespace(**cli["fit"]))  # the command line's fit, as --site-grid gives it
+    assert d > 3 and len(set(residuals.values())) == len(residuals), residuals
+    assert residuals == {manifest()["labels"]["acceptance"][s]: f"{r:.{d}f}" for s, r in cli["fit"]["residuals"].items()}

@@ -1092,3 +1092,47 @@ def test_the_command_line_shown_prints_the_states_readouts(page, page_log, capsy
     if query == "":
         assert command == "specmodel evaluate --alpha 0.75"
     assert command.endswith("--ignore-memory") == (not printed["fits_in_memory"]), command
+
+
+def test_the_way_back_is_in_view_where_the_bar_opens_the_simulation_on_a_correction(page, page_log):
+    """Found by a cold read: at ?batch=63, "Open the simulation" from the bar centres the note
+    that says how the link was corrected, and "Back to where you were reading", at the panel's top,
+    was 584 px above the window. The way back is beside the note too."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto("/?batch=63")
+    wait_rendered(page, "?batch=64")
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+    heading = page.locator("#a-decision-rule")
+    page.evaluate("el => scrollBy({top: el.getBoundingClientRect().top - 256, behavior: 'instant'})", heading.element_handle())
+    bar = page.locator("#simulation [data-bar]")
+    bar.wait_for(state="visible")
+    before = heading.evaluate("e => e.getBoundingClientRect().top")
+    button = bar.locator("[data-action=open-simulation]").bounding_box()
+    page.mouse.click(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    below = page.locator("#simulation [data-action=back-to-reading-below]")
+    below.wait_for(state="visible")
+    # once the scroll has settled, the button beside the note is in the window
+    page.wait_for_function("""() => new Promise((done) => {
+      // the smooth scroll has ended: the same offset over ten frames
+      let last = -1, same = 0;
+      const step = () => { same = scrollY === last ? same + 1 : 0; last = scrollY;
+        if (same >= 10) done(true); else requestAnimationFrame(step); };
+      requestAnimationFrame(step);
+    })""")
+    box = below.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 900, box
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    below.wait_for(state="hidden")
+    page.wait_for_function("() => document.activeElement.closest('article') !== null"
+                           " && !document.querySelector('#simulation').contains(document.activeElement)")
+    after_paint(page)
+    assert abs(heading.evaluate("e => e.getBoundingClientRect().top") - before) < 2
+    assert below.is_hidden() and page.locator("#simulation [data-action=back-to-reading]").is_hidden()
+    # without a correction to explain, the panel's own button is the way back, and in view
+    show(page, "?batch=64")
+    page.evaluate("el => scrollBy({top: el.getBoundingClientRect().top - 256, behavior: 'instant'})", heading.element_handle())
+    bar.wait_for(state="visible")
+    button = bar.locator("[data-action=open-simulation]").bounding_box()
+    page.mouse.click(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    page.locator("#simulation [data-action=back-to-reading]").wait_for(state="visible")
+    assert below.is_hidden()

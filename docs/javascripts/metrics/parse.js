@@ -6,7 +6,7 @@ import { fixed } from "../core/format.js";
 
 // a count as the command line writes it, with thousands separators (Python's f"{n:,}"): every
 // digit of a whole count (toLocaleString alone rounds past 2^53 and cuts decimals), else as shown
-const grouped = (n) => (Number.isInteger(n) && Math.abs(n) < 1e21 ? BigInt(n).toLocaleString("en-US") : shown(n));
+export const grouped = (n) => (Number.isInteger(n) && Math.abs(n) < 1e21 ? BigInt(n).toLocaleString("en-US") : shown(n));
 
 export const MAX_TEXT_CHARS = 20_000_000;
 // The most draft positions and running requests the model prices (specmodel/fields.py's γ and
@@ -722,7 +722,7 @@ function readPrometheus(lines) {
   const gauges = [...last].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
   const running = gauges.length ? sum(gauges) / gauges.length : null;
   if (gauges.length > 1) {
-    notes.push(`vllm:num_requests_running: ${shown(sum(gauges))} over ${grouped(gauges.length)} engines, ${shown(running)} per engine. ${DATA_PARALLEL}`);
+    notes.push(`vllm:num_requests_running: ${grouped(sum(gauges))} over ${grouped(gauges.length)} engines, ${grouped(running)} per engine. ${DATA_PARALLEL}`);
   }
   const values = new Map();
   const counted = [...last].filter(([k]) => !k.startsWith("num_requests_running|"));
@@ -843,20 +843,20 @@ function engineRunning(lines) {
   let note;
   if (byEngine.size === 0) {
     note = `${idle === 1 ? "The engine log line reports" : `All ${grouped(idle)} engine log lines report`} Running: 0 reqs ` +
-      "(idle): the load cannot be told from them.";
+      `(idle): the load cannot be told from ${idle === 1 ? "it" : "them"}.`;
   } else if (busy === 1) {
-    note = `Running requests: ${shown(running)}, the 'Running: N reqs' of the one engine log line.`;
+    note = `Running requests: ${grouped(running)}, the 'Running: N reqs' of the one engine log line.`;
   } else if (byEngine.size === 1) {
-    note = `Running requests: ${shown(running)}, the median of the 'Running: N reqs' of ${grouped(busy)} engine log lines.`;
+    note = `Running requests: ${grouped(running)}, the median of the 'Running: N reqs' of ${grouped(busy)} engine log lines.`;
   } else {
-    note = `Running requests: ${shown(running)} per engine, the median of each engine's 'Running: N reqs' ` +
+    note = `Running requests: ${grouped(running)} per engine, the median of each engine's 'Running: N reqs' ` +
       `(${grouped(busy)} lines) averaged over ${grouped(byEngine.size)} engines. ${DATA_PARALLEL}`;
   }
   if (idle && byEngine.size) note += ` ${grouped(idle)} line${idle !== 1 ? "s" : ""} with Running: 0 reqs (idle, nothing drafted) left out.`;
   const medians = [...byEngine.values()].map(median);
   if (medians.length > 1 && Math.max(...medians) > SPREAD_RATIO * Math.min(...medians)) {
     // engines at very different loads: their average is no engine's (parse.py)
-    note += ` The engines' loads differ (${medians.map(shown).join(", ")}): their average is no engine's load; price each engine's on its own.`;
+    note += ` The engines' loads differ (${medians.map(grouped).join(", ")}): their average is no engine's load; price each engine's on its own.`;
   }
   // a load that changed a lot over the text: one γ for its median fits neither end (parse.py)
   let lo = 1, hi = 1;
@@ -865,7 +865,7 @@ function engineRunning(lines) {
     if (b / a > hi / lo) [lo, hi] = [a, b];
   }
   if (hi > SPREAD_RATIO * lo) {
-    note += ` The lines range from ${shown(lo)} to ${shown(hi)} running requests: the load changed over the text, ` +
+    note += ` The lines range from ${grouped(lo)} to ${grouped(hi)} running requests: the load changed over the text, ` +
       "and the γ by load below follows it where one γ cannot.";
   }
   return { running, note };

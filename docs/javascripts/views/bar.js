@@ -18,6 +18,9 @@ export function mountBar(sim) {
   const bar = sim.querySelector("[data-bar]");
   const main = sim.querySelector("[data-sim-main]") ?? sim;
   const back = sim.querySelector("[data-action=back-to-reading]");
+  // the same, under the simulation's notes, where the bar opens it to say why a link was corrected
+  const backBelow = sim.querySelector("[data-action=back-to-reading-below]");
+  const backBelowRow = backBelow?.closest("p");
   if (!bar) return { changed() {}, corrected() {}, clearNote() {}, stop() {} };
   const note = bar.querySelector("[data-bar-note]");
   document.querySelector("body > .spec-bar-room")?.remove(); // an earlier page's (instant navigation)
@@ -106,12 +109,14 @@ export function mountBar(sim) {
     // sit under the ladder, a screen or more below the panel's top.
     const notes = sim.querySelector("[data-notes]");
     const explain = note && !note.hidden && notes && !notes.hidden;
+    if (backBelowRow) backBelowRow.hidden = !explain;
     (explain ? notes : sim).scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: explain ? "center" : "start" });
     sim.focus({ preventScroll: true });
   });
-  back?.addEventListener("click", () => {
-    // Hidden first: the button's row above the reading position changes height with it.
-    back.hidden = true;
+  const backToReading = () => {
+    // Hidden first: the buttons' rows above the reading position change height with them.
+    if (back) back.hidden = true;
+    if (backBelowRow) backBelowRow.hidden = true;
     const block = ReadingAnchor.at(article, sim, readingAt);
     const top = readingAt?.top;
     readingAt = null;
@@ -126,7 +131,9 @@ export function mountBar(sim) {
       }
       block.focus({ preventScroll: true });
     });
-  });
+  };
+  back?.addEventListener("click", backToReading);
+  backBelow?.addEventListener("click", backToReading);
 
   return {
     // The state changed from somewhere other than the controls: show it where the reader is.

@@ -6,7 +6,7 @@ import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
 import { availableValues, sameState, snap } from "../core/url-state.js";
 import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid, residualDecimals } from "../metrics/fit.js";
-import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
+import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, grouped, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
 import { gpusText } from "./controls.js";
 import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
@@ -223,7 +223,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       rows.push([`drafts${derivedLabel(reading, "num_drafts")} · draft tokens · tokens in accepted prefixes${derivedLabel(reading, "num_accepted_tokens")}`, `${count(reading.num_drafts)} · ${count(reading.num_draft_tokens)} · ${count(reading.num_accepted_tokens)}`]);
     }
     if (reading.v0_draft_acceptance_rate !== null) rows.push(["V0 draft acceptance rate", fixed(reading.v0_draft_acceptance_rate, 3)]);
-    if (reading.running_requests !== null) rows.push(["running requests", String(reading.running_requests)]);
+    if (reading.running_requests !== null) rows.push(["running requests", grouped(reading.running_requests)]);
     dl.replaceChildren(...rows.map(([k, v]) => {
       const div = el("div");
       div.append(el("dt", k), el("dd", v));
@@ -334,7 +334,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (reading.running_requests !== null && reading.running_requests > 0) {
       values.batch = snap(manifest.axes.batch, reading.running_requests);
       if (values.batch !== reading.running_requests) {
-        batchNote = `${reading.running_requests} running requests: the simulation's nearest batch size is ${values.batch}.`;
+        batchNote = `${grouped(reading.running_requests)} running requests: the simulation's nearest batch size is ${format("int", values.batch)}.`;
       }
     }
     fitted = { reading, fit, batchNote, example: Boolean(example), announced: null };
