@@ -428,7 +428,8 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
     fm.add_argument("--site-grid", action="store_true", help="fit α on the site's grid (steps of 0.05), snap the running requests to "
                     "the site's nearest batch size and price only the acceptance shapes the site's data hold for the "
                     "configuration, as the page does")
-    fm.add_argument("--json", action="store_true", help="one JSON object: reading, fit, advice")
+    fm.add_argument("--json", action="store_true", help="one JSON object: reading, fit, advice, notes, step_time_error (the cost model's median error on "
+                    "measured step times) and thin_gain_batches (the loads where speculation gains less than it)")
     sub.add_parser("catalog", help="every GPU, model, drafter and engine constant, with its figures and source")
     val = sub.add_parser("validate", help="every cost model against every measurement")
     val.add_argument("--data", help="the measurements CSV (default: the packaged one)")
