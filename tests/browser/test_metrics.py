@@ -216,6 +216,21 @@ def _check_answer_against_cli(page, cli: dict) -> None:
                 "error on the step times measured in vLLM: measure before relying on it there.") in answer, answer
     else:
         assert "speculation gains less than" not in answer, answer
+    # the status line gives each speedup beside the γ it is at (found by a cold read: "1.91× at 1
+    # sequence; best γ there 10" read as γ 10 giving 1.91×, the text's γ 3 does)
+    status = page.locator("[data-metrics-status]").inner_text().replace("\u00a0", " ")
+    here = next(r for r in advice["schedule"] if r["batch"] == advice["state"]["batch"])
+    said = re.search(r": ([\d.]+)× at ([\d,]+) sequences? and γ = (\d+); (?:best γ there (\d+) \(([\d.]+)×\)|(.*?)[;.])", status)
+    # (a text whose reading moved the simulation says so in its place: the answer has the numbers)
+    assert said or ("Predicted for" not in status and "the settings now shown" in status), status
+    if said:
+        assert float(said[1]) == pytest.approx(advice["speedup"], abs=0.0051)
+        assert (int(said[2].replace(",", "")), int(said[3])) == (advice["state"]["batch"], advice["state"]["gamma"]), status
+        if said[4]:
+            assert int(said[4]) == here["best_gamma"], status
+            assert float(said[5]) == pytest.approx(here["best_speedup"], abs=0.0051), status
+        else:
+            assert not here["recommended_gamma"] or not here["fits_in_memory"], status
     flags = page.locator("[data-metrics-answer] pre code").all_inner_texts()
     # every flag as the command line prints it, --tensor-parallel-size first on several GPUs
     tp = advice["state"]["tp"] if "state" in advice else 1
@@ -488,6 +503,27 @@ def test_a_text_of_hundreds_of_positions_is_summarised_over_the_positions_it_use
     assert listed_rates(tuple(float(r) for r in rates)) in reading and f"… {n - top} more" in reading
     assert reading.count("0.500") == top
     assert f"mean acceptance length {1 + 0.5 * top:.3f} over them" in reading
+
+
+def test_the_mean_over_the_positions_the_fit_used_is_never_above_the_mean_over_all(home):
+    """Found by a cold read: a text of 15 positions read "mean acceptance length, all 15 positions
+    (derived: 1 + accepted / drafts) 2.369" and, for its first 10, "2.370 over them" (1 + the sum of
+    its rounded rates): a part above its whole. Positions past the cut only add."""
+    for text in ((DATA / "v1-fifteen-positions.log").read_text(),
+                 # rates past the cut that add, and counts that give the whole
+                 "SpecDecoding metrics: Accepted: 700 tokens, Drafted: 1200 tokens, Per-position acceptance rate: "
+                 + ", ".join(["0.584"] * 12)):
+        show(home, "")
+        home.fill("#spec-metrics-text", text)
+        home.click("[data-metrics-form] button[type=submit]")
+        _wait_read(home)
+        reading = home.locator("[data-metrics-reading]").inner_text()
+        whole = float(re.search(r"mean acceptance length, all \d+ positions[^\n]*?\s([\d.]+)\s*$", reading, re.M)[1])
+        part = float(re.search(r"mean acceptance length ([\d.]+) over them", reading)[1])
+        rates = [float(r) for r in re.search(r"Per-position acceptance rate: ([\d.]+(?:, [\d.]+)*)", text)[1].split(", ")]
+        assert part <= whole, reading
+        # the whole less what the positions past the simulation's γ add
+        assert part == pytest.approx(whole - sum(rates[SIMULATION_MAX_GAMMA:]), abs=0.0006), reading
 
 
 def test_the_summary_says_speculation_off_where_no_gamma_beats_plain_decoding(home):
