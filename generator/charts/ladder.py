@@ -18,7 +18,8 @@ COLUMNS = [column("batch", "concurrent sequences", "int"), column("speedup", "sp
            column("other_speedup", "speedup, other cost model", "times"), column("fits", "fits in memory", "yes")]
 # A click on a rung (or Enter on its row of the data table) sets the batch.
 SELECT = ["batch"]
-HEIGHT = 190
+# (short enough that controls, readouts and the ladder fit a laptop's 800 px tall screen at once)
+HEIGHT = 150
 OUTCOMES = ["faster", "slower"]
 LABEL_ROOM_PX = 18  # a bold 11 px label and its 4 px offset
 
@@ -54,7 +55,8 @@ def spec(context: dict) -> dict:
                alt.Tooltip("memory:N", title="memory")]
     # Room above the highest rung (and below the lowest) for the current rung's label: the axis
     # reaches LABEL_ROOM_PX further than the data.
-    y = alt.Y("speedup:Q", title="speedup over plain decoding (×)", scale=alt.Scale(zero=False, padding=LABEL_ROOM_PX))
+    # (an axis title no longer than the plot is tall)
+    y = alt.Y("speedup:Q", title="speedup over plain (×)", scale=alt.Scale(zero=False, padding=LABEL_ROOM_PX))
     bars = base.mark_bar(cursor="pointer").encode(
         x=x, y=y,
         # Bars start at 1×, so a slowdown hangs below the line instead of just being shorter.

@@ -32,8 +32,12 @@ TEXTS = """() => [...document.querySelectorAll('.spec-chart.is-live')].map(chart
   const shown = (t) => { for (let e = t; e && e !== svg; e = e.parentElement) if (getComputedStyle(e).opacity === '0') return false; return true; };
   const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() !== '' && shown(t)).map(t => {
     const r = t.getBoundingClientRect();
+    // an axis title's axis line, to measure it against
+    const line = t.closest('.role-axis-title') && t.closest('.role-axis')?.querySelector('.role-axis-domain line, .role-axis-domain path');
+    const d = line ? line.getBoundingClientRect() : null;
     return {text: t.textContent, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom,
-            mark: !!t.closest('.role-mark'), group: (t.closest('[class*="role-"]') || {}).className?.baseVal || ''};
+            mark: !!t.closest('.role-mark'), group: (t.closest('[class*="role-"]') || {}).className?.baseVal || '',
+            axis: d && {x0: d.left, y0: d.top, x1: d.right, y1: d.bottom}};
   }).filter(t => t.x1 - t.x0 > 0 && t.y1 - t.y0 > 0);
   return {name: chart.dataset.chart, frame: {x0: frame.left, y0: frame.top, x1: frame.right, y1: frame.bottom}, texts};
 })"""
@@ -63,6 +67,11 @@ def _problems(charts) -> list[str]:
                 found.append(f"{chart['name']}: {t['text']!r} has no thousands separator")
             if t["text"].endswith("…"):  # Vega cut it at its label limit
                 found.append(f"{chart['name']}: {t['text']!r} is cut short")
+            # a sideways axis title no taller than its plot (found by a cold read: the ladder made
+            # shorter to fit a laptop's screen, its title ran 45 px below the plot's foot)
+            a = t.get("axis")
+            if a and t["y1"] - t["y0"] > t["x1"] - t["x0"] and (t["y0"] < a["y0"] - SLACK or t["y1"] > a["y1"] + SLACK):
+                found.append(f"{chart['name']}: axis title {t['text']!r} runs past its axis")
         texts = chart["texts"]
         for i, a in enumerate(texts):
             for b in texts[i + 1:]:
