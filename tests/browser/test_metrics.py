@@ -25,6 +25,7 @@ from .site_helpers import current_query, manifest, query_of, show, wait_rendered
 pytestmark = pytest.mark.browser
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "metrics"
+SITE = Path(__file__).resolve().parents[2] / "site"
 FILES = sorted(p.name for p in DATA.iterdir() if p.suffix in (".log", ".txt"))
 SIMULATION_MAX_GAMMA = max(FIELDS["gamma"].grid)
 IMPOSSIBLE = json.loads((DATA / "impossible.json").read_text())["cases"]
@@ -849,6 +850,26 @@ def test_the_summary_names_the_target_and_its_gpus(page, page_log):
     first = page.locator("[data-metrics-answer] p").first.inner_text()
     assert first.startswith("Predictions of the cost model (calibrated"), first
     assert "not measurements: Qwen3-32B on 2 × H100 SXM drafting with the n-gram prompt lookup, " in first, first
+
+
+def test_the_answer_names_every_setting_it_is_priced_at_and_the_command_line_prices_them_alike(home):
+    """Found by a cold read: at ?cost=whole-pass&workload=steady-state&context=8192 the answer
+    priced the ideal roofline in the steady state and named neither the workload nor how to ask
+    the command line for it (2.08× at γ 4 there, 1.98× at γ 3 in a closed batch)."""
+    query = "?cost=whole-pass&batch=16&context=8192&drafter=eagle3&workload=steady-state"
+    show(home, query)
+    text = (DATA / "v1-pooled.log").read_text()
+    _paste(home, text)
+    first = home.locator("[data-metrics-answer] p").first.inner_text().replace("\u00a0", " ")
+    labels = json.loads((SITE / "data" / "manifest.json").read_text())["labels"]
+    for said in (f"({labels['cost_model']['whole-pass']})", "8,192 tokens of context", f"workload {labels['workload']['steady-state']}"):
+        assert said in first, first
+    # the essay's options for what the simulation is set to give the page's answer
+    cli = _cli("--drafter", "eagle3", "--cost-model", "whole-pass", "--context", "8192", "--workload", "steady-state",
+               stdin=text)
+    _check_answer_against_cli(home, cli)
+    essay = (SITE / "index.html").read_text()
+    assert all(f"<code>{o}</code>" in essay for o in ("--cost-model", "--context", "--workload")), "the essay names the options"
 
 
 @pytest.mark.parametrize("width", [1440, 375])

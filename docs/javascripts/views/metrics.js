@@ -401,7 +401,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const stops = fitting.find((r) => r.use === 0);
     const speedup = lookup(data, "speedup", state);
     const nodes = [];
-    nodes.push(el("p", `Predictions of the cost model (${labels.cost_model[state.cost_model]}), not measurements: ${labels.target[state.target]} on ${gpusText(manifest, state)} drafting with the ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context.`));
+    nodes.push(el("p", `Predictions of the cost model (${labels.cost_model[state.cost_model]}), not measurements: ${labels.target[state.target]} on ${gpusText(manifest, state)} drafting with the ${labels.drafter[state.drafter]}, ${sequences(state.batch)} at once, ${format("int", state.context)} tokens of context, workload ${labels.workload[state.workload]}.`));
     // found by a cold read: on another GPU or target the answer did not say it is extrapolated,
     // where the simulation and fit-metrics do (specmodel/metrics/report.py, the same note)
     const extrapolated = lookup(data, "extrapolation_note", state);
