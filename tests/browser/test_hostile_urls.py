@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, quote
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from specmodel import FIELDS
 from .site_helpers import CSP_WATCH, KEYS, manifest, names_by_key, query_of, state_of_controls, wait_rendered
 
 pytestmark = pytest.mark.browser
@@ -128,6 +129,8 @@ def hostile_queries() -> list[str]:
         "batch=64&context=8192&drafter=qwen3-1.7b&gamma=7&alpha=0.5&acceptance=same&workload=steady-state",
         "workload=STEADY-STATE&acceptance=Same&drafter=NGRAM", "drafter=%20ngram%20",
     ]
+    # each setting by its command-line option's name (cost-model for cost) and by its field's
+    queries += [f"{name}=1" for f in FIELDS.values() if f.grid for name in (f.option.lstrip("-"), f.name) if name != f.key]
     queries += PAGE_MUST
     return list(dict.fromkeys(queries))  # without repeats, in order
 
@@ -257,6 +260,11 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     # a miscased key names the setting meant; keys other tools add are not the reader's to fix
     notes = dict(zip(QUERIES, (r["notes"] for r in results)))
     assert notes["BATCH=64"] == ["“BATCH” (did you mean batch?) is not a setting of the simulation; ignored."]
+    # a setting written as the command line spells it names the key (found by a cold read:
+    # ?cost-model=per-kernel was "not a setting", where the simulation's command says --cost-model)
+    for f in (f for f in FIELDS.values() if f.grid):
+        for name in {f.option.lstrip("-"), f.name} - {f.key}:
+            assert notes[f"{name}=1"] == [f"“{name}” (did you mean {f.key}?) is not a setting of the simulation; ignored."]
     assert notes["utm_source=x&fbclid=y&gclid=z&batch=64"] == [] and notes["q=engine&h=log"] == []
     # a number too long to type by accident is still a number: it clamps, as 1e300 does
     nines = "batch=" + "9" * 40

@@ -191,12 +191,16 @@ const UNKNOWN_SHOWN = 2;
 
 // One note for the keys that are not settings: a misspelt or miscased key (BATCH=64, gama=3)
 // would otherwise leave the reader looking at the default without knowing why.
+// A key compared as the reader may have meant it: any case, "-" or "_" between words, so that the
+// command line's spelling names its key (?cost-model= for cost; found by a cold read).
+const looseKey = (k) => k.trim().toLowerCase().replace(/[-_]/g, "");
+
 function unknownKeysNote(params, manifest) {
   const keys = manifest.state.map((s) => s.key);
   const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k)))];
   if (unknown.length === 0) return null;
   const named = unknown.slice(0, UNKNOWN_SHOWN).map((k) => {
-    const meant = keys.find((key) => key.toLowerCase() === k.trim().toLowerCase());
+    const meant = manifest.state.find((s) => [s.key, s.name].some((name) => looseKey(name) === looseKey(k)))?.key;
     const name = k === "" ? "a parameter without a name" : `“${shown(k)}”`;
     return meant ? `${name} (did you mean ${meant}?)` : name;
   });
