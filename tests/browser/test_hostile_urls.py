@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from specmodel import FIELDS
+
 from .site_helpers import CSP_WATCH, KEYS, manifest, names_by_key, query_of, state_of_controls, wait_rendered
 
 pytestmark = pytest.mark.browser
