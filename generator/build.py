@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from specmodel import Catalog, default_catalog
+from specmodel.cli import commands
 from specmodel.readouts import READOUT_KEYS, Readouts
 from specmodel.vllm import engine_log_line, engine_log_window
 
@@ -162,6 +163,9 @@ def render_essay(prepared: Prepared, templates: Path = TEMPLATES, recorder: Reco
     context = build_context(prepared.site, prepared.chart_info, prepared.sampler_demo, prepared.sim)
     context["model_version"] = VERSION_PLACEHOLDER
     context["download"] = Scope("download", prepared.download)
+    # each command's --help line, its options set as code
+    context["cli_commands"] = [(name, re.sub(r"(--[\w-]+)", r"`\1`", help))
+                               for name, help in commands(prepared.site.catalog)]
     out = {path: text.encode() for path, text in render_pages(context, recorder, templates).items()}
     return out, recorder.quoted
 

@@ -492,6 +492,14 @@ def _error_text(e: ModelInputError) -> str:
     return text
 
 
+def commands(catalog: Catalog) -> list[tuple[str, str]]:
+    """[(command, its one-line help)] for every ``specmodel`` command, in ``--help``'s order: the
+    model page lists them from here, so none goes unnamed (found by a cold read: sweep and
+    fit-metrics were missing from the page's list)."""
+    sub = next(a for a in build_parser(catalog)._actions if isinstance(a, argparse._SubParsersAction))
+    return [(action.dest, action.help) for action in sub._choices_actions]
+
+
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
     try:

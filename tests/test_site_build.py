@@ -345,3 +345,16 @@ def test_the_not_found_page_leads_back_into_the_site(site):
     links = re.findall(r'<a href="([^"]+)">the (essay|model)</a>', text)
     assert links == [("/", "essay"), ("/model/", "model")], links
     assert (site / "index.html").is_file() and (site / "model" / "index.html").is_file()
+
+
+def test_the_model_page_names_every_command_the_package_has(site):
+    """Found by a cold read: the essay sent readers to the model page for "everything else it can
+    print", and the page named five of the eight commands (not sweep, fit-metrics or catalog)."""
+    from specmodel import default_catalog
+    from specmodel.cli import commands
+
+    text = (site / "model" / "index.html").read_text(encoding="utf-8")
+    names = [name for name, _ in commands(default_catalog())]
+    assert len(names) >= 8
+    missing = [n for n in names if f"<code>specmodel {n}</code>" not in text]
+    assert missing == [], missing
