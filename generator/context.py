@@ -11,6 +11,8 @@ import jinja2
 from markupsafe import Markup
 
 from specmodel import FIELDS as SITE_FIELDS
+from specmodel import State
+from specmodel.break_even import break_even_alpha
 from specmodel.acceptance import FALLING_DECAY, RISING_DECAY, RISING_FIT_DATA, fit_rising_decay
 from specmodel.metrics import advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import DYNAMIC_SD_DOCS
@@ -256,14 +258,21 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
                                      "rewrite the sentence (generator/templates)")
         return ""
 
-    def breakeven_alpha(**changes):
-        """The smallest α of the grid at which some γ beats plain decoding at the state
-        ``changes`` (every other field at its default); None if none does."""
+    def breakeven_alpha(**changes) -> Scope | None:
+        """At the state ``changes`` (every other field at its default), the α at which some γ of
+        the simulation's range first beats plain decoding: ``exact`` from the model
+        (specmodel.break_even_alpha) and ``grid``, the smallest α of the site's grid that does
+        (what the reader can set), and ``grid_step``, the grid's step. None if no α does."""
         coords = {**site.defaults, **changes}
-        for alpha in site.axes["alpha"]:
-            if max(site.value("speedup", coords, alpha=alpha, gamma=g) for g in site.axes["gamma"]) > 1:
-                return Quantity(alpha, "breakeven_alpha(" + ", ".join(f"{k}={v}" for k, v in sorted(changes.items())) + ")")
-        return None
+        name = "breakeven_alpha(" + ", ".join(f"{k}={v}" for k, v in sorted(changes.items())) + ")"
+        plain = {k: (int(v) if isinstance(v, int) else float(v) if isinstance(v, float) else str(v)) for k, v in coords.items()}
+        exact = break_even_alpha(State(**plain), [int(g) for g in site.axes["gamma"]], site.catalog)
+        grid = next((alpha for alpha in site.axes["alpha"]
+                     if max(site.value("speedup", coords, alpha=alpha, gamma=g) for g in site.axes["gamma"]) > 1), None)
+        if exact is None or grid is None:
+            return None
+        alphas = site.axes["alpha"]
+        return Scope(name, {"exact": exact, "grid": grid, "grid_step": round(alphas[1] - alphas[0], 6)})
 
     ctx["chart"] = chart
     ctx["live"] = live

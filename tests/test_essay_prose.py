@@ -524,3 +524,30 @@ def test_a_constant_fitted_to_data_nobody_can_check_says_so_and_what_it_would_be
     example = ", ".join(f"{r:.3f}" for r in unpublished[0][1])
     assert f"{example}, from {unpublished[0][0]}, one of the two the rising shape was fitted to" in \
         re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", essay)
+
+
+def test_a_break_even_acceptance_rate_is_the_models_and_the_sliders_is_said_as_such(pages):
+    """Found by a cold read: "to break even there it would need α of at least 0.85" at 64
+    sequences, the smallest α of the simulation's 0.05 grid that pays, while the model pays from
+    0.836 (0.84 gives 1.005× at γ = 2). A threshold α in the prose is the model's, to its decimals;
+    the slider's is said to be the slider's."""
+    text = re.sub(r"\s+", " ", pages["index.md"])
+    said = re.findall(r"By (\d+) concurrent sequences.*?would need α of about (0\.\d+)(; on the simulation's α slider, "
+                      r"which moves in steps of (0\.\d+), that is (0\.\d+))?\.", text)
+    assert len(said) == 1, said
+    batch, alpha, _, step, slider = said[0]
+    gammas = AXES["gamma"]
+
+    def pays(a: float) -> bool:
+        return any(evaluate(site_state(batch=int(batch), alpha=a, gamma=g)).speedup > 1 for g in gammas)
+
+    half = 0.5 * 10 ** -(len(alpha) - 2)
+    assert pays(float(alpha) + half) and not pays(float(alpha) - half), alpha
+    grid = [a for a in AXES["alpha"] if any(evaluate(site_state(batch=int(batch), alpha=a, gamma=g)).speedup > 1
+                                              for g in gammas)]
+    if slider:
+        assert float(slider) == grid[0] and float(step) == pytest.approx(AXES["alpha"][1] - AXES["alpha"][0])
+    else:
+        assert f"{grid[0]:.2f}" == alpha
+    # no other "α of at least" states a threshold read off the grid
+    assert "α of at least" not in text
