@@ -316,10 +316,12 @@ def stored_many(name: str, values) -> list:
         small = spec.get("below_one")
         if small:
             # in the smaller unit, the last of its significant figures (formats.small_decimals)
+            # (rounded in the format's own unit, then moved: formats.small_decimals)
             y = x * small["scale"]
             with np.errstate(all="ignore"):
                 decimals = np.maximum(0, small["significant"] - 1 - np.floor(np.log10(np.abs(y))))
-            t = np.where(np.abs(y) < small["below"], y * 10.0 ** decimals, t)
+            shift = round(math.log10(small["scale"]))
+            t = np.where(np.abs(y) < small["below"], x * 10.0 ** (decimals + shift), t)
         return t
 
     with np.errstate(all="ignore"):  # huge or infinite values are refused below, not warned of
@@ -391,8 +393,11 @@ def _on_tie(fmt: str, v: float) -> bool:
         return False
     x = float(v) * spec.get("scale", 1) / spec.get("divide", 1)
     small = small_decimals(spec, x)
-    # Decimal's exact scaling: a subnormal value's decimals would overflow 10.0 ** decimals
-    t = float(Decimal(small[0]).scaleb(small[1]) if small else Decimal(x).scaleb(spec["decimals"]))
+    # Decimal's exact scaling: a subnormal value's decimals would overflow 10.0 ** decimals. A
+    # value in the smaller unit is rounded in the format's own (formats.small_decimals): its
+    # decimals there are the smaller unit's and the units' shift
+    shift = round(math.log10(spec["below_one"]["scale"])) if small else 0
+    t = float(Decimal(x).scaleb((small[1] + shift) if small else spec["decimals"]))
     return abs(abs(t - math.floor(t)) - 0.5) <= 1e-6
 
 

@@ -135,9 +135,12 @@ def small_decimals(spec: dict, x: float) -> tuple[float, int, str] | None:
     small = spec.get("below_one")
     if not small or x == 0 or abs(x) * small["scale"] >= small["below"]:
         return None
-    y = x * small["scale"]
-    decimals = max(0, small["significant"] - 1 - math.floor(math.log10(abs(y))))
-    return y, decimals, small["suffix"]
+    decimals = max(0, small["significant"] - 1 - math.floor(math.log10(abs(x * small["scale"]))))
+    # rounded once, in the format's own unit as a data table's column writes it ("0.182 ms"), then
+    # moved to the smaller unit: "182 µs" beside it, never "183 µs" from x·1,000 rounded apart
+    # (found by a cold read at a value whose next digit was a 5)
+    shift = round(math.log10(small["scale"]))
+    return float(f"{x:.{decimals + shift}f}") * small["scale"], decimals, small["suffix"]
 
 
 def _number(spec: dict, value) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import math
+
 import altair as alt
 
 from ..formats import FORMATS, zero_is_nothing
@@ -91,10 +93,13 @@ def formatted(expr: str, name: str, suffix: bool = True) -> str:
     if small and suffix:
         # formats.small_decimals: the smaller unit to its significant figures (a number without
         # its unit keeps the axis title's unit)
-        y = f"({value}) * {small['scale']}"
-        decimals = f"max(0, {small['significant'] - 1} - floor(log(abs({y})) / LN10))"
+        raw = f"({value}) * {small['scale']}"
+        decimals = f"max(0, {small['significant'] - 1} - floor(log(abs({raw})) / LN10))"
+        # rounded once in the format's unit, as the data table beside it, then moved (formats.py)
+        shift = round(math.log10(small["scale"]))
+        y = f"toNumber(format({value}, '.' + ({decimals} + {shift}) + 'f')) * {small['scale']}"
         small_unit = _js(small["suffix"] if suffix else "")
-        text = f"(abs({y}) < {small['below']} ? format({y}, '.' + {decimals} + 'f') + {small_unit} : {text})"
+        text = f"(abs({raw}) < {small['below']} ? format({y}, '.' + {decimals} + 'f') + {small_unit} : {text})"
     return f"(({expr}) === 0 ? '0' + {unit} : {text})" if zero_is_nothing(spec) else f"({text})"
 
 
@@ -110,11 +115,12 @@ def _beside_one(value: str, spec: dict) -> str:
     return f"(({value}) === 1 || toNumber(format({value}, '.{d}f')) !== 1 ? {d} : {expr})"
 
 
-def duration_text(ms: str) -> str:
-    """A duration given in milliseconds, as the prose and the tables write one (format "ms":
-    "16.76 ms", "9.12 µs" below 1 ms) up to 100 ms, the largest the prose quotes; whole
-    milliseconds above ("16,281 ms", not "16,281.32 ms")."""
-    return f"(abs({ms}) < 100 ? " + formatted(f"({ms}) / 1000", "ms") + f" : format({ms}, ',.0f') + ' ms')"
+def duration_text(seconds: str) -> str:
+    """A duration given in seconds, as the prose and the data tables write one (format "ms":
+    "16.76 ms", "16,281.32 ms", "9.12 µs" below 1 ms): one rounding for one value in a chart's
+    labels and its table (found by a cold read: "spec. 129 ms" over a table's 128.71 ms). The
+    seconds themselves, not a product of them: x·1,000/1,000 can land a hair off x and round apart."""
+    return formatted(seconds, "ms")
 
 
 # A colour legend lists its scale's whole domain, which is fixed so that a series keeps its colour

@@ -27,7 +27,7 @@ TICK_SPACING_PX = 55  # a tick per this many px: room for a label such as "9,000
 
 def spec(context: dict) -> dict:
     base = alt.Chart(source(NAME)).transform_calculate(
-        time_ms="datum.time_s * 1000", phase_name=label_expr(PHASE_LABELS, "datum.phase"), shown=duration_text("datum.time_s * 1000"))
+        time_ms="datum.time_s * 1000", phase_name=label_expr(PHASE_LABELS, "datum.phase"), shown=duration_text("datum.time_s"))
     # minExtent: the labels come from labelExpr, which the layout does not measure; reserve room
     y = alt.Y("phase:N", title=None, sort=list(PHASES),
               axis=alt.Axis(labelExpr=label_expr(PHASE_LABELS), labelLimit=160, minExtent=120))

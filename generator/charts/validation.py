@@ -56,7 +56,7 @@ def with_text(chart: alt.Chart, unit: str) -> alt.Chart:
     return chart.transform_fold(SERIES, as_=["series", "value"]).transform_calculate(
         series_name=label_expr(SERIES_LABELS, "datum.series"),
         # as the prose writes each: a share in whole percent ("48%"), a step time as "16.76 ms"
-        shown=(formatted("datum.value / 100", "pct") if unit == "%" else duration_text("datum.value")),
+        shown=(formatted("datum.value / 100", "pct") if unit == "%" else duration_text("datum.value / 1000")),
         context_shown=f"{count_text('datum.context')} + ' tokens, ' + {label_expr(CONTEXT_BASIS, 'datum.context_basis')}",
         read_shown="datum.read_off_plot ? 'yes' : 'no'",
         fitted_shown="datum.fitted ? 'yes: the calibrated model was fitted to it' : 'no'",

@@ -293,3 +293,16 @@ def test_the_pages_formats_never_write_a_speedup_that_is_not_one_as_one_and_keep
                        "cells": [format_cell("ms", v) for v in cells],
                        "rates": [format_cell("num3", v) for v in rates]}
     assert written["rates"] == ["< 0.001", "0.000", "0.500", "< 0.001"]
+    # a time under 1 ms, its next digit a 5, in µs as the prose and charts write it and in a
+    # table's ms: one rounding (found by a cold read: "183 µs" on a chart over "0.182 ms")
+    ties = [1.825e-4, 9.125e-6, 9.995e-4, 4.5e-7, 2.0015e-4, 1.0005e-5]
+    both = page.evaluate("""async (ties) => {
+      const f = await import(new URL('javascripts/core/format.js', document.baseURI).href);
+      const manifest = await (await fetch(new URL('data/manifest.json', document.baseURI))).json();
+      f.useFormats(manifest.formats);
+      return ties.map(v => [f.format('ms', v), f.formatCell('ms', v)]);
+    }""", ties)
+    assert both == [[format_value("ms", v), format_cell("ms", v)] for v in ties]
+    for text, cell in both:
+        if text.endswith("µs"):
+            assert float(text.split()[0].replace(",", "")) == pytest.approx(1000 * float(cell.split()[0])), (text, cell)

@@ -37,9 +37,11 @@ function group(text) {
 // ("9.12 µs", not "0.01 ms"); null where the value is written as it is.
 function smallUnit(spec, x) {
   const small = spec.below_one;
-  if (!small || Math.abs(x) * small.scale >= small.below) return null;
-  const y = x * small.scale;
-  return { y, decimals: Math.max(0, small.significant - 1 - Math.floor(Math.log10(Math.abs(y)))), suffix: small.suffix };
+  if (!small || x === 0 || Math.abs(x) * small.scale >= small.below) return null;
+  const decimals = Math.max(0, small.significant - 1 - Math.floor(Math.log10(Math.abs(x * small.scale))));
+  // rounded once, in the format's unit as a table's column writes it, then moved (formats.py)
+  const y = Number(fixed(x, decimals + Math.round(Math.log10(small.scale)))) * small.scale;
+  return { y, decimals, suffix: small.suffix };
 }
 
 // formats.py's beside_one_decimals: a value that is not 1 never reads as 1 ("0.998×", not
