@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 
 from .common import column, finish, source, title
-from .validation import encode_series, tooltip, with_text
+from .validation import encode_series, with_text
 
 NAME = "shares"
 DESCRIPTION = ("Share of wall time spent drafting, in percent, against batch size (log scale), for a Qwen3-0.6B "
@@ -36,12 +36,11 @@ def spec(context: dict) -> dict:
               scale=alt.Scale(type="log", base=2, domain=[0.8, 640]),
               axis=alt.Axis(values=[1, 4, 16, 64, 128, 512]))
     y = alt.Y("value:Q", title="drafting, % of wall time", scale=alt.Scale(domain=[0, 60]))
-    tips = tooltip("drafting share") + [alt.Tooltip("drafter_name:N", title="drafter")]
     # Which drafter a line is: its dash, named in the subtitle (the lines cross: their order would
     # not say it; a legend of dashes on coloured lines draws its symbols blank).
     dash = alt.StrokeDash("drafter:N", scale=alt.Scale(domain=list(DASHES), range=list(DASHES.values())),
                           legend=None)
-    chart = encode_series(base, x, y, tips, dash).properties(
+    chart = encode_series(base, x, y, "drafting share", [alt.Tooltip("drafter_name:N", title="drafter")], dash).properties(
         width="container", height=220,
         title=title("Drafting's share of the time, by batch", "Diamonds: Liu et al. 2026's profile, γ = 3.",
                     "Solid: the Qwen3-0.6B draft model; dashed: the", "EAGLE-3 head; dotted: n-gram. Colour: the model."),

@@ -26,29 +26,36 @@ CONTEXT_BASIS = {"stated": "as the study states it", "implied": "worked out from
                  "fitted": "fitted, the study does not state it"}
 
 
-def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, tooltip: list,
+def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, value_title: str, extra: list = (),
                   dash: alt.StrokeDash | None = None) -> alt.LayerChart:
     """Model lines (one per setting and model) under the measured points; shared with the shares
-    chart, whose lines also differ by ``dash`` (a stroke dash per drafter)."""
+    chart, whose lines also differ by ``dash`` (a stroke dash per drafter). Each mark's tooltip
+    (``tooltip``) names its value ``value_title``, then the fields of ``extra``."""
     colour = alt.Color("series:N", title=None, scale=alt.Scale(domain=SERIES, range=SERIES_COLOURS),
                        legend=alt.Legend(orient="top", columns=2, labelExpr=label_expr(SERIES_LABELS), labelLimit=170,
                                          symbolType="diamond"))
     lines = chart.transform_filter("datum.series !== 'measured'").mark_line(point=alt.OverlayMarkDef(size=18),
                                                                              strokeWidth=1.5).encode(
-        x=x, y=y, color=colour, detail="setting:N", tooltip=tooltip, **({"strokeDash": dash} if dash else {}))
+        x=x, y=y, color=colour, detail="setting:N", tooltip=tooltip(value_title, measured=False) + list(extra),
+        **({"strokeDash": dash} if dash else {}))
     points = chart.transform_filter("datum.series === 'measured'").mark_point(
-        filled=True, size=60, shape="diamond").encode(x=x, y=y, color=colour, tooltip=tooltip)
+        filled=True, size=60, shape="diamond").encode(x=x, y=y, color=colour, tooltip=tooltip(value_title) + list(extra))
     return alt.layer(lines, points)
 
 
-def tooltip(value_title: str) -> list:
-    return [alt.Tooltip("series_name:N", title="series"), alt.Tooltip("shown:N", title=value_title),
-            alt.Tooltip("batch:Q", title="concurrent sequences", format=","),
-            alt.Tooltip("context_shown:N", title="context"),
-            # the measurement's, also on a model's point (which is set beside that measurement)
-            alt.Tooltip("study:N", title="measurement from"),
-            alt.Tooltip("read_shown:N", title="measurement read off a plot"),
-            alt.Tooltip("fitted_shown:N", title="measurement used in the fit")]
+def tooltip(value_title: str, measured: bool = True) -> list:
+    """A point's tooltip: a measurement's says where it is from, whether it was read off a plot
+    and whether the fit used it; a model's point names the measurement it is priced beside, and
+    no more (found by a cold read: "measurement read off a plot: no" on a model's line read as
+    said of the model's number)."""
+    where = [alt.Tooltip("series_name:N", title="series"), alt.Tooltip("shown:N", title=value_title),
+             alt.Tooltip("batch:Q", title="concurrent sequences", format=","),
+             alt.Tooltip("context_shown:N", title="context")]
+    if not measured:
+        return where + [alt.Tooltip("study:N", title="priced beside the measurement from")]
+    return where + [alt.Tooltip("study:N", title="measured by"),
+                    alt.Tooltip("read_shown:N", title="read off a plot"),
+                    alt.Tooltip("fitted_shown:N", title="used in the fit")]
 
 
 def with_text(chart: alt.Chart, unit: str) -> alt.Chart:
@@ -69,7 +76,7 @@ def spec(context: dict) -> dict:
               scale=alt.Scale(type="log", base=2, domain=[0.8, 320]),
               axis=alt.Axis(values=[1, 2, 4, 8, 16, 32, 64, 128, 256]))
     y = alt.Y("value:Q", title="plain decoding step (ms)", scale=alt.Scale(zero=False))
-    chart = encode_series(base, x, y, tooltip("step time")).properties(
+    chart = encode_series(base, x, y, "step time").properties(
         width="container", height=240,
         title=title("Plain decoding step, model vs measured", "Diamonds: measured in vLLM on one H100.",
                     "Lines: each cost model at the same batch", "and context."),

@@ -249,6 +249,31 @@ def test_every_tooltip_line_has_a_title_and_a_readable_value_at_extreme_states(c
     assert problems == [], "\n".join(sorted(set(problems)))
 
 
+def test_a_models_point_is_not_described_as_a_measurement(charts_at):
+    """Found by a cold read: a model line's point in the step-time and drafting-share charts said
+    "measurement read off a plot: no" and "measurement used in the fit: yes", of a number the
+    model computed. A model's point names the measurement it is priced beside, and no more."""
+    from generator.charts.validation import SERIES_LABELS
+    about_a_measurement = {"measured by", "read off a plot", "used in the fit"}
+    seen = {"model": 0, "measured": 0}
+    problems = []
+    for query in LABEL_STATES[:2]:
+        for chart, lines in charts_at(1280)[query]["tooltips"]:
+            series = dict((t, v) for t, v, _ in lines).get("series")
+            if chart not in ("validation", "shares") or series is None:
+                continue
+            titles = {t for t, _, _ in lines}
+            measured = series == SERIES_LABELS["measured"]
+            seen["measured" if measured else "model"] += 1
+            said = sorted(t for t in titles for a in about_a_measurement if a in t)
+            if not measured and said:
+                problems.append(f"{chart}: {series}: {said}")
+            if measured and not about_a_measurement <= titles:
+                problems.append(f"{chart}: a measurement without {sorted(about_a_measurement - titles)}")
+    assert seen["model"] and seen["measured"], seen
+    assert problems == [], "\n".join(sorted(set(problems)))
+
+
 @pytest.mark.parametrize("lines, why", [
     ([["FLOP/byte", "5.288", "string"]], "over 3 significant figures"),
     ([["time", "0.000978 ms", "string"]], "below 1 ms"),
