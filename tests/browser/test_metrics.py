@@ -985,3 +985,32 @@ def test_counts_are_grouped_and_a_near_tie_of_residuals_is_told_apart(home):
     d = residual_decimals(SimpleNamespace(**cli["fit"]))  # the command line's fit, as --site-grid gives it
     assert d > 3 and len(set(residuals.values())) == len(residuals), residuals
     assert residuals == {manifest()["labels"]["acceptance"][s]: f"{r:.{d}f}" for s, r in cli["fit"]["residuals"].items()}
+
+
+# Every menu's longest option it can show closed (enabled) against the room its select leaves
+# for text: Chromium draws the arrow in the right padding's place, ~20 px.
+MENU_TEXT_ROOM = """() => [...document.querySelectorAll('select')].filter(s => s.offsetParent !== null).map(s => {
+  const style = getComputedStyle(s);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  // (a disabled option, never shown in the closed menu, says why at length in the open list)
+  const widest = Math.max(...[...s.options].filter(o => !o.disabled).map(o => ctx.measureText(o.textContent).width));
+  const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+  return [s.id || s.name, Math.round(widest), Math.round(room)];
+})"""
+
+
+@pytest.mark.parametrize("width,height", [(375, 812), (740, 360), (1280, 800)])
+def test_every_menu_shows_its_longest_option_whole(new_context, width, height):
+    """Found by a cold read: at 740 × 360 the paste box's drafter menu read "Llama-3.2-1B draft
+    mode", its last letter under the arrow (the issue found the workload menu cut on a phone).
+    Every menu on the page, the simulation's and the paste box's, at a phone's, a small laptop's
+    and a laptop's width, has room for its longest option."""
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto("/?target=llama-3.3-70b-instruct")
+    wait_rendered(page, "?target=llama-3.3-70b-instruct&tp=4&drafter=llama-3.2-1b")
+    _paste(page, (DATA / "v1-pooled.log").read_text())
+    menus = page.evaluate(MENU_TEXT_ROOM)
+    assert {name for name, _, _ in menus} >= {"metrics-drafter", "metrics-gpu", "sim-drafter", "sim-workload"}, menus
+    cut = [(name, widest, room) for name, widest, room in menus if widest > room]
+    assert cut == [], cut
