@@ -165,6 +165,10 @@ def _rate_list(text: str, field: str, trailing: bool, falling: bool) -> tuple[fl
             raise ImpossibleMetricsError(field, f"position {i + 1}, {_quoted(items[i].strip())}, is not a number",
                                          _RATES)
         p = float(read[i].group(1))
+        if items[i].strip().endswith("%"):
+            # the value as written: "54.3 … is not a rate" read as if the % had been missed (found by
+            # a cold read); vLLM writes these rates as fractions
+            raise ImpossibleMetricsError(field, f"{items[i].strip()} at position {i + 1} is a percentage", _RATES)
         if not math.isnan(p) and not 0 <= p <= 1:
             raise ImpossibleMetricsError(field, f"{_shown(p)} at position {i + 1} is not a rate", _RATES)
         if falling and before is not None and p > before[1]:

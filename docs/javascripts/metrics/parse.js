@@ -131,6 +131,8 @@ function rateList(text, field, trailing, falling) {
   for (let i = 0; i <= last; i += 1) {
     if (!read[i]) throw new ImpossibleMetricsError(field, `position ${i + 1}, ${quoted(pyStrip(items[i]))}, is not a number`, RATES);
     const p = number(read[i][1]);
+    // the value as written, where it is a percentage (parse.py _rate_list)
+    if (pyStrip(items[i]).endsWith("%")) throw new ImpossibleMetricsError(field, `${pyStrip(items[i])} at position ${i + 1} is a percentage`, RATES);
     if (!Number.isNaN(p) && !(p >= 0 && p <= 1)) throw new ImpossibleMetricsError(field, `${shown(p)} at position ${i + 1} is not a rate`, RATES);
     if (falling && before !== null && p > before[1]) {
       throw new ImpossibleMetricsError(field, `${shown(p)} at position ${i + 1} is more than the ${shown(before[1])} at position ${before[0]}`,
