@@ -47,6 +47,7 @@ import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 
 from ..errors import ModelInputError
 from ..fields import FIELDS
@@ -921,8 +922,13 @@ def _check_limits(reading: Reading) -> None:
 
 
 def grouped(x: float) -> str:
-    """A whole count with thousands separators, every digit (parse.js grouped); else as _shown."""
-    return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e21 else _shown(float(x))
+    """A whole count with thousands separators, the shortest digits that are the float (the
+    text's own "300000000000000000000000", not the double's 299,999,999,999,999,991,611,392: found by a
+    cold read, page and CLI wrote a huge count with two different tails), as parse.js grouped;
+    else as _shown."""
+    if float(x).is_integer() and abs(x) < 1e30:
+        return f"{int(Decimal(repr(float(x)))):,}"
+    return _shown(float(x))
 
 
 def _v0_left_out(n: int) -> str:

@@ -90,7 +90,8 @@ def times(x: float, decimals: int = 2) -> str:
 
 
 def _count(x: float | None) -> str:
-    return "–" if x is None else f"{x:,.0f}"
+    """A count, whole, with separators (parse.grouped's digits: a huge one as the text wrote it)."""
+    return "–" if x is None else grouped(float(round(x)))
 
 
 # Per-position rates listed before "… N more": the simulation's largest γ (a text can list

@@ -1014,3 +1014,20 @@ def test_every_menu_shows_its_longest_option_whole(new_context, width, height):
     assert {name for name, _, _ in menus} >= {"metrics-drafter", "metrics-gpu", "sim-drafter", "sim-workload"}, menus
     cut = [(name, widest, room) for name, widest, room in menus if widest > room]
     assert cut == [], cut
+
+
+def test_a_huge_count_is_written_alike_on_the_page_and_the_command_line(home):
+    """Found by a cold read: "Drafted: 300000000000000000000000 tokens" came back as
+    300,000,000,000,000,008,388,608 from the command line (the double's own digits) and as
+    300,000,000,000,000,000,000,000 on the page: one count, two tails. Both write the shortest
+    digits that are the number, the text's own."""
+    text = ("SpecDecoding metrics: Mean acceptance length: 2.50, Accepted: 150000000000000000000000 tokens, "
+            "Drafted: 300000000000000000000000 tokens, Per-position acceptance rate: 0.700, 0.500, 0.300, "
+            "Avg Draft acceptance rate: 50.0%")
+    _paste(home, text)
+    shown = next(v for k, v in _reading_rows(home).items() if k.startswith("drafts"))
+    cli = _cli_text(stdin=text)
+    line = next(l for l in cli.splitlines() if l.strip().startswith("drafts"))
+    numbers = re.findall(r"\d{1,3}(?:,\d{3}){2,}", line)
+    assert shown.split(" · ") == numbers, (shown, line)
+    assert numbers[1:] == ["300,000,000,000,000,000,000,000", "150,000,000,000,000,000,000,000"], numbers

@@ -6,7 +6,8 @@ import { fixed } from "../core/format.js";
 
 // a count as the command line writes it, with thousands separators (Python's f"{n:,}"): every
 // digit of a whole count (toLocaleString alone rounds past 2^53 and cuts decimals), else as shown
-export const grouped = (n) => (Number.isInteger(n) && Math.abs(n) < 1e21 ? BigInt(n).toLocaleString("en-US") : shown(n));
+// (the shortest digits that are the number, as parse.py grouped writes them)
+export const grouped = (n) => (Number.isInteger(n) && Math.abs(n) < 1e30 ? n.toLocaleString("en-US", { maximumFractionDigits: 0 }) : shown(n));
 
 export const MAX_TEXT_CHARS = 20_000_000;
 // The most draft positions and running requests the model prices (specmodel/fields.py's γ and

@@ -32,7 +32,7 @@ function el(tag, text, attrs = {}) {
 }
 
 const sequences = (n) => `${format("int", n)} ${n === 1 ? "sequence" : "sequences"}`;
-const count = (x) => (x === null || x === undefined ? "–" : Math.round(x).toLocaleString("en-US"));
+const count = (x) => (x === null || x === undefined ? "–" : grouped(Math.round(x)));
 
 // Python's json.dumps with its default separators, for the flags the CLI prints the same way.
 export function pythonJson(value) {
