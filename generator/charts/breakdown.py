@@ -67,7 +67,10 @@ def spec(context: dict) -> dict:
     # lists what is drawn (found by a cold read: "weight matmuls at bandwidth" listed at 0.016 ms
     # of a 295 ms bar); the data table keeps every part.
     stacked = base.transform_joinaggregate(longest_s="max(total_s)").transform_fold(parts, as_=["part", "seconds"]).transform_filter(
-        f"datum.seconds > 0 && datum.seconds / datum.longest_s * (width - {LABEL_ROOM}) >= 1").transform_calculate(
+        # (a chart not laid out yet, 0 px wide, keeps every part: an empty stack gave Vega an
+        # infinite extent, found by a fresh-clone run's full-page screenshots)
+        f"datum.seconds > 0 && (width <= {LABEL_ROOM + 1} || datum.seconds / datum.longest_s * (width - {LABEL_ROOM}) >= 1)"
+    ).transform_calculate(
         ms="datum.seconds * 1000", part_name=label_expr(LEGEND, "datum.part"),
         shown=duration_text("datum.seconds"),
         order=" + ".join(f"(datum.part === '{p}' ? {i} : 0)" for i, p in enumerate(parts)),
