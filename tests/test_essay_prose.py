@@ -551,3 +551,21 @@ def test_a_break_even_acceptance_rate_is_the_models_and_the_sliders_is_said_as_s
         assert f"{grid[0]:.2f}" == alpha
     # no other "α of at least" states a threshold read off the grid
     assert "α of at least" not in text
+
+
+def test_a_speedup_link_at_another_alpha_than_the_text_last_named_names_its_own(pages):
+    """Found by a cold read: "even guessing at α = 0.75, … and the head, at γ = 1, 1.06×", the head
+    priced at its own α of 0.65; and "the EAGLE-3 head still gives 1.70× at 64" with no α in its
+    paragraph. An explorable speedup whose state sets α says it, or follows the α its text last
+    named."""
+    problems = []
+    for paragraph in pages["index.md"].split("\n\n"):
+        flat = re.sub(r"\s+", " ", paragraph)
+        for link in re.finditer(r"\[([^\]]*×[^\]]*)\]\((\?[^)]*)\)\{\.explore\}", flat):
+            alpha = dict(parse_qsl(link[2][1:])).get("alpha")
+            if alpha is None or "α" in link[1]:
+                continue
+            named = re.findall(r"α (?:=|≈|around) (0\.\d+)", flat[:link.start()])
+            if not named or float(named[-1]) != float(alpha):
+                problems.append(f"{link[1]!r} at α = {alpha}, after {named[-1:] or 'no α'}")
+    assert problems == []
