@@ -39,7 +39,10 @@ FORMATS: dict[str, dict] = {
            # up to 999.5 µs: 0.99996 ms would round to "1000 µs", and is "1.00 ms"
            "below_one": {"scale": 1e3, "suffix": UNIT_SPACE + "µs", "significant": 3, "below": 999.5}},
     "tps": {"decimals": 0, "suffix": UNIT_SPACE + "tokens/s", "group": True},
-    "tflop": {"divide": 1e12, "decimals": 2, "suffix": UNIT_SPACE + "TFLOP", "group": True},
+    # below 1 TFLOP, GFLOP to three significant figures: "32.8 GFLOP", never "0.03 TFLOP" beside
+    # the command line's 0.0328 (found by a cold read)
+    "tflop": {"divide": 1e12, "decimals": 2, "suffix": UNIT_SPACE + "TFLOP", "group": True,
+              "below_one": {"scale": 1e3, "suffix": UNIT_SPACE + "GFLOP", "significant": 3, "below": 999.5}},
     "tflops": {"divide": 1e12, "decimals": 1, "suffix": UNIT_SPACE + "TFLOP/s", "group": True},
     "num": {"decimals": 2, "group": True},
     "num1": {"decimals": 1, "group": True},

@@ -295,6 +295,17 @@ def test_the_pages_formats_never_write_a_speedup_that_is_not_one_as_one_and_keep
     assert written["rates"] == ["< 0.001", "0.000", "0.500", "< 0.001"]
     # a time under 1 ms, its next digit a 5, in µs as the prose and charts write it and in a
     # table's ms: one rounding (found by a cold read: "183 µs" on a chart over "0.182 ms")
+    # and a verify pass under 1 TFLOP in GFLOP, to three figures (found by a cold read: "0.03
+    # TFLOP" beside the command line's 0.0328)
+    flops = [3.28e10, 8.2098e10, 9.996e11, 1.5e12]
+    both_flops = page.evaluate("""async (values) => {
+      const f = await import(new URL('javascripts/core/format.js', document.baseURI).href);
+      const manifest = await (await fetch(new URL('data/manifest.json', document.baseURI))).json();
+      f.useFormats(manifest.formats);
+      return values.map(v => f.format('tflop', v));
+    }""", flops)
+    assert both_flops == [format_value("tflop", v) for v in flops]
+    assert both_flops[:2] == ["32.8\u00a0GFLOP", "82.1\u00a0GFLOP"], both_flops
     ties = [1.825e-4, 9.125e-6, 9.995e-4, 4.5e-7, 2.0015e-4, 1.0005e-5]
     both = page.evaluate("""async (ties) => {
       const f = await import(new URL('javascripts/core/format.js', document.baseURI).href);
