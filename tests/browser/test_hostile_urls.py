@@ -388,3 +388,28 @@ def test_hostile_urls_in_the_real_page(page, page_log):
             )
     assert dialogs == []
     assert problems == [], "\n".join(problems[:20])
+
+
+def test_a_corrected_gpu_count_is_told_as_the_count_priced(page, page_log):
+    """Found by a cold read: ?target=llama-3.3-70b-instruct&tp=abc said "using one GPU" over a price
+    on four, and ?target=qwen3-32b&tp=1000 "using 4" over two: the configuration decides the GPUs,
+    and a link's count that is no count, or out of range, is told the count the page prices."""
+    m = manifest()
+    gpu = m["defaults"]["gpu"]
+    targets = sorted({c["target"] for c in m["configurations"] if c["gpu"] == gpu}) if "configurations" in m else [
+        "qwen3-8b", "qwen3-32b", "llama-3.3-70b-instruct"]
+    queries = [f"target={t}&tp={v}" for t in targets for v in ("abc", "0", "1000", "3.5", "-2")]
+    page.goto("/")
+    wait_rendered(page, "")
+    got = page.evaluate(
+        """async (queries) => {
+          const { parseQuery } = await import('/javascripts/core/url-state.js');
+          const manifest = await (await fetch('/data/manifest.json')).json();
+          return queries.map((q) => { const r = parseQuery('?' + q, manifest); return [r.state.tp, r.notes]; });
+        }""", ["?" + q for q in queries])
+    problems = []
+    for query, (tp, notes) in zip(queries, got):
+        told = [n for n in notes if n.startswith("tp=")]
+        if len(told) != 1 or not told[0].endswith(f"; using {tp}."):
+            problems.append(f"{query}: priced on {tp}, told {told}")
+    assert len(targets) >= 3 and problems == [], "\n".join(problems)

@@ -224,9 +224,13 @@ export function parseQuery(query, manifest) {
     if (all.length === 0) continue;
     const raw = all[all.length - 1];
     if (all.length > 1) notes.push(`${key} appears ${all.length} times; using the last one.`);
-    if (name === "tp" && /^[1-9][0-9]{0,2}$/.test(raw.trim())) {
-      // a whole number of GPUs: the configuration decides, and constrainState says so
-      state.tp = Number(raw.trim());
+    if (name === "tp") {
+      // The configuration decides how many GPUs: constrainState weighs what the link asks against
+      // it and says which count is used. A value that is no count is named as written (found by a
+      // cold read: "tp=abc … using one GPU" over a price on four).
+      const whole = /^[1-9][0-9]{0,2}$/.test(raw.trim());
+      const { value, note } = whole ? { value: Number(raw.trim()), note: null } : parseValue(name, key, raw, axes, defaults, labels);
+      state.tp = note ? shown(raw) : value;
       asked.add(name);
       continue;
     }
