@@ -372,3 +372,12 @@ def test_the_model_page_names_every_draft_model_no_measurement_times(site):
     text = re.sub(r"<[^>]+>", "", (site / "model" / "index.html").read_text(encoding="utf-8"))
     sentence = re.search(r"No draft pass of the (.*?) was measured", re.sub(r"\s+", " ", text))
     assert sentence and all(label in sentence[1] for label in unmeasured), sentence
+
+
+def test_every_link_into_vllms_docs_is_to_their_current_layout(site):
+    """Found by a cold read: the essay linked the guide at features/spec_decode.html (the layout
+    of vLLM ≤ 0.14), the paste answer its current features/speculative_decoding/ section."""
+    texts = [(site / "index.html").read_text(encoding="utf-8"), (site / "model" / "index.html").read_text(encoding="utf-8"),
+             (site / "javascripts" / "views" / "metrics.js").read_text(encoding="utf-8")]
+    links = [u for t in texts for u in re.findall(r"https://docs\.vllm\.ai/[^\s\"'<>)]*", t)]
+    assert links and all(u.startswith("https://docs.vllm.ai/en/latest/features/speculative_decoding/") for u in links), links
