@@ -857,3 +857,28 @@ def test_on_a_phone_every_card_of_a_table_has_one_layout(new_context):
     assert len(found) >= 3, found
     for rows in found:
         assert len(set(rows)) == 1, rows
+
+
+def test_the_search_hit_for_the_page_itself_is_a_jump_back_returns_from(new_context):
+    """Found by a cold read: the search's hit for the essay itself (no section) loaded the page
+    again at its top in place of the reader's entry, and Back left the site. It goes to the
+    page's title as a section hit goes to its section, and Back returns to where the reader was."""
+    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto("/?batch=64")
+    wait_rendered(page, "?batch=64")
+    page.wait_for_function(ALL_LIVE, timeout=60_000)
+    page.evaluate("() => { document.querySelector('.md-content article').dataset.mark = 'kept'; scrollTo(0, 20000); }")
+    page.wait_for_timeout(300)
+    before = page.evaluate(READ_AT)
+    page.locator(".md-search__input").click()
+    page.keyboard.type("prometheus", delay=30)
+    hit = page.locator(".md-search-result__item a:not([href*='#'])").first
+    hit.wait_for()
+    page.wait_for_timeout(300)
+    hit.click()
+    page.wait_for_url("**/?batch=64#what-speculative-decoding-really-costs")
+    page.wait_for_function("() => scrollY < 200")
+    assert page.evaluate("() => document.querySelector('.md-content article').dataset.mark") == "kept", "loaded again"
+    page.go_back()
+    page.wait_for_url("**/?batch=64")
+    page.wait_for_function(f"before => Math.abs(({READ_AT})() - before) <= 3", arg=before)

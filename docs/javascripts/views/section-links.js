@@ -17,9 +17,15 @@ export function sectionNamed(hash) {
   }
 }
 
-function sectionOf(link) {
+// The #hash a link to this page goes to: its own, or for a link to the page itself (the search's
+// hit for the whole page) its title's, so that it is a section jump like any other, a history
+// entry Back returns from (found by a cold read: the theme loaded the page again at its top, in
+// place of the entry, and Back left the site). Null for a link elsewhere.
+function hashOf(link) {
   if (link.origin !== location.origin || link.pathname !== location.pathname) return null;
-  return sectionNamed(link.hash);
+  if (link.hash) return link.hash;
+  const title = document.querySelector(".md-content article h1[id]");
+  return title ? `#${title.id}` : null;
 }
 
 // The theme's own toggles (checkboxes it watches for "change"): unchecked, the search or the
@@ -73,8 +79,8 @@ export function installSectionLinks() {
       const link = event.target.closest?.("a[href]");
       if (!link || link.matches(HANDLED_ELSEWHERE) || link.target) return;
       if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      const section = sectionOf(link);
-      if (!section) return;
+      const hash = hashOf(link);
+      if (!hash || !sectionNamed(hash)) return;
       event.preventDefault();
       event.stopPropagation(); // the theme's search and instant navigation
       closeOverlays();
@@ -84,9 +90,9 @@ export function installSectionLinks() {
         // the theme would take for a navigation and load the page again: claimPopState. The
         // same #section again changes no address, so the browser would not move: it goes there
         // anew, in place of the current entry. (The query stays the page's: the state shown.)
-        expectedHash = link.hash;
-        if (location.hash === link.hash) location.replace(location.pathname + location.search + link.hash);
-        else location.hash = link.hash;
+        expectedHash = hash;
+        if (location.hash === hash) location.replace(location.pathname + location.search + hash);
+        else location.hash = hash;
         expectedHash = null;
       });
     },
