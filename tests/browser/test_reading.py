@@ -882,3 +882,25 @@ def test_the_search_hit_for_the_page_itself_is_a_jump_back_returns_from(new_cont
     page.go_back()
     page.wait_for_url("**/?batch=64")
     page.wait_for_function(f"before => Math.abs(({READ_AT})() - before) <= 3", arg=before)
+
+
+def test_back_after_try_the_example_returns_to_where_the_reader_clicked(new_context):
+    """Found by a cold read: the essay's "Try the example" scrolled to the paste box before its
+    state's history entry was made, so the entry left recorded the scrolled place and Back
+    returned 290 px from where the reader had clicked."""
+    page = new_context(viewport={"width": 1440, "height": 900}).new_page()
+    page.goto("/?batch=64")
+    wait_rendered(page, "?batch=64")
+    page.wait_for_function(ALL_LIVE, timeout=60_000)
+    y = page.evaluate("() => document.querySelector('a.spec-metrics-example').getBoundingClientRect().top + scrollY")
+    page.mouse.wheel(0, y - 470)
+    page.wait_for_function("y => Math.abs(document.querySelector('a.spec-metrics-example').getBoundingClientRect().top - 470) < 2", arg=470)
+    page.wait_for_timeout(300)  # (the reader's place is kept once the page is still)
+    before = page.evaluate(READ_AT)
+    box = page.locator("a.spec-metrics-example").first.bounding_box()
+    page.mouse.click(box["x"] + 5, box["y"] + 5)
+    page.wait_for_url("**/?batch=64&drafter=ngram&**")
+    page.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.startsWith('Read ')")
+    page.go_back()
+    page.wait_for_url("**/?batch=64")
+    page.wait_for_function(f"before => Math.abs(({READ_AT})() - before) <= 3", arg=before)

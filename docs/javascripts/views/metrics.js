@@ -545,9 +545,12 @@ export function mountMetrics(root, manifest, { apply, current }) {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
       event.stopPropagation();
+      // the example first: its state's history entry records where the reader left the one
+      // before, as they were at the link (found by a cold read: recorded after the scroll to the
+      // box, Back returned 290 px off)
+      exampleButton?.click();
       root.scrollIntoView({ block: "nearest" }); // as little as brings the box into view
       textarea.focus({ preventScroll: true });
-      exampleButton?.click();
     });
   }
   root.querySelector("[data-action=metrics-clear]")?.addEventListener("click", () => {
