@@ -922,9 +922,9 @@ def _check_limits(reading: Reading) -> None:
 
 
 def grouped(x: float) -> str:
-    """A whole count with thousands separators, the shortest digits that are the float (the
-    text's own "300000000000000000000000", not the double's 299,999,999,999,999,991,611,392: found by a
-    cold read, page and CLI wrote a huge count with two different tails), as parse.js grouped;
+    """A whole count with thousands separators in the shortest digits that are the float (a
+    text's "300000000000000000000000" as written, not the double's 299,999,999,999,999,991,611,392:
+    found by a cold read, page and CLI wrote one huge count with two tails), as parse.js grouped;
     else as _shown."""
     if float(x).is_integer() and abs(x) < 1e30:
         return f"{int(Decimal(repr(float(x)))):,}"

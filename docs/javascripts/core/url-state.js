@@ -189,12 +189,12 @@ export function constrainState(state, manifest, asked = new Set()) {
 const FOREIGN_KEY = /^(?:q|h|ref|utm_.*|[a-z]*clid)$/i;
 const UNKNOWN_SHOWN = 2;
 
-// One note for the keys that are not settings: a misspelt or miscased key (BATCH=64, gama=3)
-// would otherwise leave the reader looking at the default without knowing why.
 // A key compared as the reader may have meant it: any case, "-" or "_" between words, so that the
 // command line's spelling names its key (?cost-model= for cost; found by a cold read).
 const looseKey = (k) => k.trim().toLowerCase().replace(/[-_]/g, "");
 
+// One note for the keys that are not settings: a misspelt or miscased key (BATCH=64, gama=3)
+// would otherwise leave the reader looking at the default without knowing why.
 function unknownKeysNote(params, manifest) {
   const keys = manifest.state.map((s) => s.key);
   const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k)))];

@@ -4,9 +4,9 @@
 
 import { fixed } from "../core/format.js";
 
-// a count as the command line writes it, with thousands separators (Python's f"{n:,}"): every
-// digit of a whole count (toLocaleString alone rounds past 2^53 and cuts decimals), else as shown
-// (the shortest digits that are the number, as parse.py grouped writes them)
+// a count as the command line writes it, with thousands separators: a whole count in the
+// shortest digits that are the number (a text's "300000000000000000000000" as written, not the
+// double's 299,999,999,999,999,991,611,392), as parse.py grouped writes it; else as shown
 export const grouped = (n) => (Number.isInteger(n) && Math.abs(n) < 1e30 ? n.toLocaleString("en-US", { maximumFractionDigits: 0 }) : shown(n));
 
 export const MAX_TEXT_CHARS = 20_000_000;
