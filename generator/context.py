@@ -248,10 +248,14 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         return Markup(f"<span class=\"live\" data-live=\"{html.escape(key)}\" data-fmt=\"{html.escape(fmt)}\">"
                       f"{html.escape(text)}</span>")
 
+    def plain_values(values: dict) -> dict:
+        # the templates' named numbers (Count, Quantity) as plain ones, for the model
+        return {k: (int(v) if isinstance(v, int) else float(v) if isinstance(v, float) else str(v))
+                for k, v in values.items()}
+
     def state(**changes) -> Scope:
         """A state of the grid that ESSAY_STATES does not name (``gamma=start.best_gamma``)."""
-        plain = {k: (int(v) if isinstance(v, int) else float(v) if isinstance(v, float) else str(v))
-                 for k, v in changes.items()}
+        plain = plain_values(changes)
         return Scope("state(" + ", ".join(f"{k}={v}" for k, v in sorted(plain.items())) + ")",
                      state_values(plain, site))
 
@@ -270,8 +274,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         (what the reader can set), and ``grid_step``, the grid's step. None if no α does."""
         coords = {**site.defaults, **changes}
         name = "breakeven_alpha(" + ", ".join(f"{k}={v}" for k, v in sorted(changes.items())) + ")"
-        plain = {k: (int(v) if isinstance(v, int) else float(v) if isinstance(v, float) else str(v)) for k, v in coords.items()}
-        exact = break_even_alpha(State(**plain), [int(g) for g in site.axes["gamma"]], site.catalog)
+        exact = break_even_alpha(State(**plain_values(coords)), [int(g) for g in site.axes["gamma"]], site.catalog)
         grid = next((alpha for alpha in site.axes["alpha"]
                      if max(site.value("speedup", coords, alpha=alpha, gamma=g) for g in site.axes["gamma"]) > 1), None)
         if exact is None or grid is None:
