@@ -252,6 +252,10 @@ TERMS = {
         ("tensor[ -]parallel", r"\*tensor parallelism\* keeps a slice"),
         ("(?:n-gram )?prompt lookup", r"\*Prompt lookup\* \(n-gram lookup\) drafts without a model"),
         ("EAGLE-3 head", r"An \*EAGLE-3 head\* is a drafter"),
+        # (found by a cold read: "the ideal roofline" and "the calibrated cost model" in the
+        # opening, a paragraph before either was said)
+        ("roofline", r"the ideal \*roofline\* the essay derives: a pass takes at least the longer"),
+        ("calibrated", r"the model is one calibrated to public measurements"),
     ],
     "model.md": [
         ("tensor[ -]parallel", r"tensor parallelism \(one model split across several GPUs"),

@@ -1,10 +1,10 @@
 // The bar: the state and its verdict, fixed at the bottom of the window once the reader has read
 // past the simulation's controls (or changed the state from elsewhere). Explorable links and
 // clicks on charts change the state where the reader is (no jump); the bar shows the result, and
-// its button opens the full simulation. After such a jump, "Back to where you were reading"
+// its button opens the full simulation. After such a jump, "Back to reading"
 // returns to the reading position. The page ends that much lower (spec.css), so the bar never
 // hides the end of the text; always, not only while the bar shows: a page whose length changed as
-// the bar came and went would clamp "Back to where you were reading" near its end (the bar is
+// the bar came and went would clamp "Back to reading" near its end (the bar is
 // hidden while the simulation is on screen) and move the text under a reader at its end.
 // The room is an element of its own at the end of <body>, sized here: a class or a custom property
 // on <html> or <body> would restyle every element of the essay as the page is set up.
@@ -32,7 +32,7 @@ export function mountBar(sim) {
   let touched = false; // the state was changed from outside the controls
   let headlineShown = false; // the simulation's own sticky verdict is on screen (phones only)
   // Where the reader was when the bar opened the simulation ({index, top}: ReadingAnchor.where):
-  // the text, not the scroll offset, is what "Back to where you were reading" returns to; the
+  // the text, not the scroll offset, is what "Back to reading" returns to; the
   // page above it may have grown meanwhile (a state that does not fit adds notes under figures).
   let readingAt = null;
   const article = sim.closest("article") ?? document.querySelector(".md-content article") ?? document.body;
