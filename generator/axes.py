@@ -181,8 +181,12 @@ def labels(catalog: Catalog) -> dict[str, dict]:
 
 
 def state_keys() -> list[dict]:
-    """The state axes as the URL knows them: field name and query key, in URL order."""
-    return [{"name": name, "key": FIELDS[name].key} for name in STATE_AXES]
+    """The state axes as the URL knows them: field name and query key, in URL order, and the
+    other names a reader may write the key as (the command line's option, vLLM's name): the page
+    says which key such a name meant."""
+    return [{"name": name, "key": FIELDS[name].key,
+             "aliases": [a for a in (FIELDS[name].option.lstrip("-"), FIELDS[name].vllm_name) if a]}
+            for name in STATE_AXES]
 
 
 def state_query(state: dict, site_defaults: dict | None = None) -> str:

@@ -42,7 +42,7 @@ def _best_at_one_sequence(catalog: Catalog, drafter: str, target: str) -> dict:
 
 
 def catalog_values(catalog: Catalog) -> dict:
-    gpus = [{"key": k, "label": g.label, "source": g.source,
+    gpus = [{"key": k, "label": g.label, "source": g.source, "source_url": g.source_url,
              "bandwidth_tb_per_s": g.peak_memory_bandwidth_bytes_per_s / 1e12,
              "flops_tflop_per_s": g.peak_flops_per_s / 1e12, "capacity_bytes": g.memory_capacity_bytes,
              "interconnect_gb_per_s": g.interconnect_bytes_per_s / 1e9}

@@ -355,6 +355,15 @@ def evidence_context(site) -> dict:
             typical_rows.append({**entries[0], "task_label": "every kind", "dataset": ""})
         else:
             typical_rows.extend(entries)
+    # The command line's other engine presets (--engine), each by the constants it sets otherwise
+    # than the site's engine (found by a cold read: "eager" and its estimated 200 µs a layer were
+    # on no page, though the page says it states every constant).
+    others = [{"key": key, "label": other.label,
+               "constants": [{"name": name, "value": value,
+                              "stderr": _finite_or_none(FITTED.get(key, {}).get("constants", {}).get(name, {}).get("stderr")),
+                              "source": linked_sources(re.sub(r"\s*\(± [^()]*\)$", "", other.sources[name]))}
+                             for name, value in other.constants.items() if value != engine.constants[name]]}
+              for key, other in catalog.engines.items() if key != site.base.engine]
     rows = validation_rows(catalog)
     summary = summarise(rows)
     return {
@@ -362,7 +371,7 @@ def evidence_context(site) -> dict:
         "engine": Scope("engine", {"label": engine.label, "calibrated_on": engine.calibrated_on,
                                    "summary": fitted["summary"], "constants": constants,
                                    "fitted_count": sum(1 for c in constants.values() if c["source"].startswith("fitted")),
-                                   "profiling_context_tokens": profiling_context()}),
+                                   "profiling_context_tokens": profiling_context(), "others": others}),
         "typical": Scope("typical", acceptance),
         "typical_rows": wrap(typical_rows, "typical_rows"),
         "typical_all": wrap(typical_all, "typical_all"),

@@ -45,8 +45,12 @@ def _filter(name: str):
 
 
 def num(value, digits: int = 2) -> Quoted:
-    """A plain number with ``digits`` decimals and thousands separators."""
-    return Quoted(f"{float(value):,.{int(digits)}f}", value)
+    """A plain number with ``digits`` decimals and thousands separators; a negative ``digits``
+    rounds to tens (-1), hundreds (-2): an uncertainty of 144 is 140 (error_decimals)."""
+    digits = int(digits)
+    if digits < 0:
+        return Quoted(f"{round(float(value), digits):,.0f}", value)
+    return Quoted(f"{float(value):,.{digits}f}", value)
 
 
 def published(value, digits: int) -> Quoted:
@@ -68,6 +72,12 @@ def integer(value) -> Quoted:
     return Quoted(f"{round(float(value)):,}", value)
 
 
+def significant(value, figures: int = 4) -> Quoted:
+    """``value`` to ``figures`` significant figures, trailing zeros dropped, as the command line
+    writes a typical α (specmodel/catalog_text.py: 0.5254, 0.75)."""
+    return Quoted(f"{float(value):.{int(figures)}g}", value)
+
+
 def sci(value) -> Quoted:
     """Scientific notation, one significant digit: 1e-13."""
     text = f"{float(value):.0e}".replace("e-0", "e-").replace("e+0", "e+")
@@ -76,13 +86,14 @@ def sci(value) -> Quoted:
 
 def error_decimals(error) -> int:
     """The decimals that write an uncertainty to two significant figures, and its value to the
-    same place: 91.4 → 0 (1,081 ± 91), 3.8 → 1 (61.2 ± 3.8), 0.013 → 3 (0.733 ± 0.013).
+    same place: 91.4 → 0 (1,081 ± 91), 3.8 → 1 (61.2 ± 3.8), 0.013 → 3 (0.733 ± 0.013), and
+    negative past 99: 144 → -1 (940 ± 140, for ``num``).
     The usual convention (e.g. the Particle Data Group's): more digits than the error allows say
     nothing. Raises ValueError for an error that is not a positive finite number."""
     error = float(error)
     if not (math.isfinite(error) and error > 0):
         raise ValueError(f"error_decimals: the error must be a positive finite number, got {error!r}")
-    return max(0, 1 - math.floor(math.log10(error)))
+    return 1 - math.floor(math.log10(error))
 
 
 _VLLM_REF = re.compile(r"vLLM (issue|pull request) #(\d+)")
@@ -97,5 +108,6 @@ def link_vllm(text) -> str:
 
 
 FILTERS = {**{name: _filter(name) for name in FORMATS}, "num": num, "published": published, "int": integer, "sci": sci,
+           "significant": significant,
            "error_decimals": error_decimals, "nobreak": nobreak, "figure": figure,
            "link_vllm": link_vllm}

@@ -34,6 +34,7 @@ GPU_ENTRIES: dict[str, dict] = {
         "label": "H100 SXM",
         "source": "NVIDIA H100 Tensor Core GPU datasheet (SXM5): 3.35 TB/s HBM3, 989 TFLOP/s dense BF16 (1,979 with "
                   "sparsity), 80 GB; NVLink 4 900 GB/s, 450 GB/s each way",
+        "source_url": "https://www.nvidia.com/en-us/data-center/h100/",
         "peak_memory_bandwidth_bytes_per_s": 3.35e12,
         "peak_flops_per_s": 989e12,
         "memory_capacity_bytes": 80e9,
@@ -44,6 +45,7 @@ GPU_ENTRIES: dict[str, dict] = {
         "label": "H200 SXM",
         "source": "NVIDIA H200 datasheet: 4.8 TB/s HBM3e, 141 GB; the H100's GH100 die, 989 TFLOP/s dense BF16 (1,979 "
                   "with sparsity); NVLink 4 900 GB/s, 450 GB/s each way",
+        "source_url": "https://www.nvidia.com/en-us/data-center/h200/",
         "peak_memory_bandwidth_bytes_per_s": 4.8e12,
         "peak_flops_per_s": 989e12,
         "memory_capacity_bytes": 141e9,
@@ -55,6 +57,7 @@ GPU_ENTRIES: dict[str, dict] = {
         "source": "NVIDIA HGX B200 (1,000 W): 36 PFLOP/s BF16 with sparsity for 8 GPUs, so 2,250 TFLOP/s dense per GPU; "
                   "DGX B200 64 TB/s and 1,440 GB for 8 GPUs, so 8 TB/s and 180 GB each; NVLink 5 1.8 TB/s, 900 GB/s "
                   "each way",
+        "source_url": "https://www.nvidia.com/en-us/data-center/hgx/",
         "peak_memory_bandwidth_bytes_per_s": 8.0e12,
         "peak_flops_per_s": 2250e12,
         "memory_capacity_bytes": 180e9,
@@ -65,6 +68,7 @@ GPU_ENTRIES: dict[str, dict] = {
         "label": "A100 SXM 80 GB",
         "source": "NVIDIA A100 datasheet (SXM4 80 GB): 2,039 GB/s HBM2e, 312 TFLOP/s dense BF16 (624 with sparsity); "
                   "NVLink 3 600 GB/s, 300 GB/s each way",
+        "source_url": "https://www.nvidia.com/en-us/data-center/a100/",
         "peak_memory_bandwidth_bytes_per_s": 2.039e12,
         "peak_flops_per_s": 312e12,
         "memory_capacity_bytes": 80e9,
@@ -75,6 +79,7 @@ GPU_ENTRIES: dict[str, dict] = {
         "label": "L40S",
         "source": "NVIDIA L40S datasheet: 864 GB/s GDDR6, 362.05 TFLOP/s dense BF16 (733 with sparsity), 48 GB; no "
                   "NVLink: PCIe Gen4 x16, 64 GB/s both ways, 32 GB/s each way",
+        "source_url": "https://www.nvidia.com/en-us/data-center/l40s/",
         "peak_memory_bandwidth_bytes_per_s": 864e9,
         "peak_flops_per_s": 362.05e12,
         "memory_capacity_bytes": 48e9,
@@ -86,6 +91,7 @@ GPU_ENTRIES: dict[str, dict] = {
         "source": "AMD Instinct MI300 microarchitecture (ROCm docs): 1,307.4 TFLOP/s dense BF16, 5.3 TB/s; AMD "
                   "MI300X: 192 GB HBM3; Infinity Fabric: 7 links to the other GPUs of an 8-GPU node, 64 GB/s each "
                   "way each, 448 GB/s in all",
+        "source_url": "https://rocm.docs.amd.com/en/docs-6.3.0/conceptual/gpu-arch/mi300.html",
         "peak_memory_bandwidth_bytes_per_s": 5.3e12,
         "peak_flops_per_s": 1307.4e12,
         "memory_capacity_bytes": 192e9,

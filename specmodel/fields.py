@@ -33,7 +33,9 @@ class Field:
     closed-high bounds (low, high] of a float. choices: the names a ``choice`` field takes.
     section: the catalog section a ``catalog`` field names a key of. grid: the values the site
     precomputes (None: not a site axis). url_key: the query key on the page. symbol: the
-    essay's symbol. help: one line for ``--help``.
+    essay's symbol. help: one line for ``--help``. vllm_name: what vLLM calls the same input
+    (its speculative config's ``num_speculative_tokens``, its engine argument
+    ``tensor_parallel_size``; vllm/config), where it has one.
     """
 
     name: str
@@ -47,6 +49,7 @@ class Field:
     grid: tuple | None = None
     url_key: str | None = None
     symbol: str = ""
+    vllm_name: str | None = None
 
     @property
     def key(self) -> str:
@@ -132,7 +135,7 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     Field("drafter", CATALOG_KEY, "qwen3-0.6b", "where the guesses come from", section="drafters",
           grid=()),  # the site's drafters: the catalog's, in its order
     Field("gamma", INT, 4, "num_speculative_tokens γ, draft positions per iteration", low=1, high=32,
-          grid=tuple(range(1, 11)), symbol="γ"),
+          grid=tuple(range(1, 11)), symbol="γ", vllm_name="num_speculative_tokens"),
     Field("alpha", FLOAT, 0.75, "acceptance rate α of the first draft position", low=0, high=1,
           grid=_alpha_grid(), symbol="α"),
     Field("acceptance", CHOICE, "falling", "acceptance across draft positions", choices=ACCEPTANCE_SHAPES,
@@ -145,7 +148,7 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     Field("target", CATALOG_KEY, "qwen3-8b", "the target model", section="targets", grid=()),
     Field("gpu", CATALOG_KEY, "h100-sxm", "the GPU", section="gpus", grid=()),
     Field("tp", INT, 1, "GPUs the target is split over (tensor parallelism): 1, 2, 4 or 8", low=1, high=8,
-          grid=(1, 2, 4, 8), symbol="tp"),
+          grid=(1, 2, 4, 8), symbol="tp", vllm_name="tensor_parallel_size"),
     Field("output_tokens", INT, 256, "tokens each sequence generates G", low=1, high=16384, symbol="G"),
 )}
 

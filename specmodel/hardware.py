@@ -15,6 +15,7 @@ class GPU:
       key: the CLI / URL name, e.g. ``h100-sxm``.
       label: human name.
       source: the datasheet (or other document) the peak figures come from.
+      source_url: where a reader finds it (an https:// address).
       peak_memory_bandwidth_bytes_per_s: datasheet HBM bandwidth (B/s).
       peak_flops_per_s: datasheet dense bf16 tensor throughput (FLOP/s).
       memory_capacity_bytes: HBM capacity (B, decimal: 80e9 for "80 GB").
@@ -32,6 +33,7 @@ class GPU:
     key: str
     label: str
     source: str
+    source_url: str
     peak_memory_bandwidth_bytes_per_s: float
     peak_flops_per_s: float
     memory_capacity_bytes: float
@@ -42,6 +44,8 @@ class GPU:
 
     def __post_init__(self) -> None:
         check_fields(self, "gpu")
+        if not self.source_url.startswith("https://"):
+            raise ModelInputError(f"gpu[{self.key}].source_url", f"got {self.source_url!r}", "an https:// address")
         for name in ("memory_efficiency", "compute_efficiency"):
             if getattr(self, name) > 1:
                 raise ModelInputError(f"gpu[{self.key}].{name}", f"got {getattr(self, name)!r}", "a fraction in (0, 1]")

@@ -39,6 +39,7 @@ def test_malformed_model_entry_names_entry_and_field(field, value):
 @pytest.mark.parametrize("field,value", [
     ("peak_flops_per_s", 0), ("memory_capacity_bytes", -1), ("memory_efficiency", 1.2),
     ("compute_efficiency", ...), ("peak_memory_bandwidth_bytes_per_s", float("nan")), ("label", 5), ("source", ""),
+    ("source_url", ...), ("source_url", "http://example.com/"), ("source_url", "NVIDIA datasheet"),
 ])
 def test_malformed_gpu_entry_names_entry_and_field(field, value):
     entries = copy.deepcopy(GPU_ENTRIES)

@@ -569,3 +569,74 @@ def test_a_speedup_link_at_another_alpha_than_the_text_last_named_names_its_own(
             if not named or float(named[-1]) != float(alpha):
                 problems.append(f"{link[1]!r} at α = {alpha}, after {named[-1:] or 'no α'}")
     assert problems == []
+
+
+def test_every_engine_the_command_line_offers_is_on_the_model_page(rendered_pages):
+    """Found by a cold read: the model page says it states every constant, but `--engine eager`
+    and its estimated 200 µs a layer were on no page. Each preset other than the site's is a row
+    per constant it sets otherwise, with its value in the page's unit and where it comes from."""
+    catalog = default_catalog()
+    base = catalog.engines[site_state().engine]
+    model = " ".join(rendered_pages["model.md"].split())
+    rows = re.findall(r"\| `([a-z-]+)` \| [^|]+ \| `(\w+)` \| ([^|]+) \| ([^|]+) \|", model)
+    listed = {(key, name): (value.strip(), source.strip()) for key, name, value, source in rows}
+    expected = {(key, name): value for key, engine in catalog.engines.items() if engine is not base
+                for name, value in engine.constants.items() if value != base.constants[name]}
+    assert set(listed) == set(expected) and len({k for k, _ in expected}) == len(catalog.engines) - 1
+    from generator.filters import error_decimals, num
+    from specmodel.calibration.fitted import FITTED
+    for (key, name), value in expected.items():
+        shown, source = listed[key, name]
+        # to the place of its standard error where it was fitted (940 ± 140 µs)
+        stderr = FITTED.get(key, {}).get("constants", {}).get(name, {}).get("stderr")
+        written = num(value * 1e6, error_decimals(stderr * 1e6)) if stderr else f"{value * 1e6:,.0f}"
+        assert shown.endswith(" µs") and shown.startswith(f"{written} "), (key, name, shown)
+        estimated = catalog.engines[key].sources[name].startswith("estimate")
+        assert source.startswith("estimate") == estimated and source, (key, name, source)
+
+
+def test_the_model_page_says_which_cost_models_charge_the_ngram_lookup(rendered_pages):
+    """Found by a cold read: "the n-gram drafter … takes no time and no FLOPs in the model", where
+    the calibrated model, the site's default, charges its lookup (ngram_lookup_per_seq_s). A
+    sentence that gives n-gram lookup no time, or follows one about it, says in which models."""
+    assert default_catalog().engines[site_state().engine].constants["ngram_lookup_per_seq_s"] > 0
+    checked = 0
+    for name in ("model.md", "index.md"):
+        text = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", " ".join(rendered_pages[name].split()))
+        sentences = re.split(r"(?<=[.;])\s+", text)
+        for before, sentence in zip([""] + sentences, sentences):
+            if "no time" in sentence and re.search(r"n-gram|prompt lookup", before + sentence, re.I):
+                assert "ideal" in sentence, (name, sentence)
+                checked += 1
+    assert checked >= 1
+
+
+def test_the_typical_acceptance_table_writes_alpha_as_the_command_line_does(rendered_pages):
+    """Found by a cold read: an "α (exact)" column at three decimals (0.525, rounded on the grid
+    to 0.55, read as a tie rounded up) where `specmodel catalog` writes 0.5254. The column is the
+    catalog's α to the command line's four significant figures, and the grid's beside it."""
+    from tests.cli_run import specmodel
+    model = " ".join(rendered_pages["model.md"].split())
+    head = "| drafter | target | traffic | basis | mean acceptance length | α | α on the grid | source |"
+    assert head in model
+    table = model.split(head, 1)[1].split("## ", 1)[0]
+    cells = re.findall(r"\| ([0-9.]+) \| (0\.\d\d) \| ", table)
+    written = {alpha for alpha, _ in cells}
+    catalog = default_catalog()
+    alphas = {e.alpha for blocks in catalog.typical_acceptance.values() for tasks in blocks.values() for e in tasks.values()}
+    assert written == {f"{a:.4g}" for a in alphas}
+    cli = specmodel("catalog").stdout
+    assert all(f" α {alpha} " in cli for alpha in written), [a for a in written if f" α {a} " not in cli]
+    grid = AXES["alpha"]
+    for alpha, on_grid in cells:
+        assert float(on_grid) == min(grid, key=lambda g: abs(g - float(alpha))), (alpha, on_grid)
+
+
+def test_every_gpus_source_is_a_link(rendered_pages):
+    """Found by a cold read: only the H100's datasheet was linked; the other GPUs' sources were
+    names a reader had to search for. Every row of the model page's GPU table links its source."""
+    catalog = default_catalog()
+    table = rendered_pages["model.md"].split("| GPU | memory bandwidth |", 1)[1].split("\n\n", 1)[0].replace("\u00a0", " ")
+    for key, gpu in catalog.gpus.items():
+        row = re.search(rf"^\| {re.escape(gpu.label)} \|.*\| \[([^]]+)\]\(([^)]+)\) \|$", table, re.M)
+        assert row and row[2] == gpu.source_url and row[2].startswith("https://"), key

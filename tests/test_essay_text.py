@@ -463,10 +463,15 @@ def uncertainty_problem(value: str, error: str) -> str | None:
     to two significant figures, the value to the same decimal place. None if it is right."""
     decimals = lambda t: len(t.split(".")[1]) if "." in t else 0
     digits = re.sub(r"^0*", "", error.replace(",", "").replace(".", ""))
-    if len(digits) != 2:
-        return f"the error {error} has {len(digits)} significant figures, not two"
+    # past 99 a whole error's trailing zeros hold places (140 is 1.4 hundreds: two figures), and
+    # its value is rounded to the same place (940 ± 140, not 941 ± 140)
+    places = len(digits) - len(digits.rstrip("0")) if "." not in error else 0
+    if len(digits) - places != 2 or (places and len(digits) > 3):
+        return f"the error {error} has {len(digits) - places} significant figures, not two"
     if decimals(value) != decimals(error):
         return f"{value} and {error} end at different decimal places"
+    if places and int(float(value.replace(",", ""))) % 10 ** places:
+        return f"{value} is not rounded to the place of {error}"
     return None
 
 
@@ -492,6 +497,8 @@ def test_the_uncertainty_check_can_fail():
     assert uncertainty_problem("604.0", "63.7")
     assert uncertainty_problem("0.73", "0.013")
     assert uncertainty_problem("61.2", "3.8") is None and uncertainty_problem("0.733", "0.013") is None
+    assert uncertainty_problem("941", "144") and uncertainty_problem("941", "140")
+    assert uncertainty_problem("940", "140") is None and uncertainty_problem("1,420", "150") is None
 
 
 # --- a readout is called in the prose what its tile calls it --------------------------------

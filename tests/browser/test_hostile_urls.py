@@ -132,6 +132,9 @@ def hostile_queries() -> list[str]:
     ]
     # each setting by its command-line option's name (cost-model for cost) and by its field's
     queries += [f"{name}=1" for f in FIELDS.values() if f.grid for name in (f.option.lstrip("-"), f.name) if name != f.key]
+    # and by vLLM's name for it (num_speculative_tokens for gamma)
+    queries += [f"{f.vllm_name}=1" for f in FIELDS.values() if f.grid and f.vllm_name]
+    queries += ["context=abc", "batch=abc"]
     queries += PAGE_MUST
     return list(dict.fromkeys(queries))  # without repeats, in order
 
@@ -266,6 +269,16 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     for f in (f for f in FIELDS.values() if f.grid):
         for name in {f.option.lstrip("-"), f.name} - {f.key}:
             assert notes[f"{name}=1"] == [f"“{name}” (did you mean {f.key}?) is not a setting of the simulation; ignored."]
+    # and vLLM's, quoted whole (found by a cold read: "“num_speculative_toke…” is not a setting")
+    vllm_named = [f for f in FIELDS.values() if f.grid and f.vllm_name]
+    assert {f.name for f in vllm_named} >= {"gamma", "tp"}
+    for f in vllm_named:
+        assert notes[f"{f.vllm_name}=1"] == [
+            f"“{f.vllm_name}” (did you mean {f.key}?) is not a setting of the simulation; ignored."]
+    # a default a note falls back to is written as the controls write it (found by a cold read:
+    # "using 2048" where every other note and the bar say 2,048)
+    assert notes["context=abc"] == ["context=abc is not a number the simulation can use; using 2,048."]
+    assert notes["batch=abc"] == ["batch=abc is not a number the simulation can use; using 1."]
     assert notes["utm_source=x&fbclid=y&gclid=z&batch=64"] == [] and notes["q=engine&h=log"] == []
     # a number too long to type by accident is still a number: it clamps, as 1e300 does
     nines = "batch=" + "9" * 40

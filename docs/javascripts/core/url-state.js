@@ -37,12 +37,12 @@ export function snap(values, x) {
 const SHOWN_LENGTH = 20;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
-function shown(raw) {
+function shown(raw, length = SHOWN_LENGTH) {
   // Whole code points, not UTF-16 units: a cut through a surrogate pair would show as garbage.
-  // Each takes at most two units, so 2 × SHOWN_LENGTH units hold enough of them.
-  const chars = [...raw.slice(0, 2 * SHOWN_LENGTH)];
-  const text = chars.slice(0, SHOWN_LENGTH).join("").replace(INVISIBLE, "\uFFFD");
-  const cut = chars.length > SHOWN_LENGTH || raw.length > 2 * SHOWN_LENGTH;
+  // Each takes at most two units, so 2 × length units hold enough of them.
+  const chars = [...raw.slice(0, 2 * length)];
+  const text = chars.slice(0, length).join("").replace(INVISIBLE, "\uFFFD");
+  const cut = chars.length > length || raw.length > 2 * length;
   return cut ? `${text}…` : text;
 }
 
@@ -62,8 +62,10 @@ function parseNumber(raw) {
   return Number.isNaN(x) ? null : x;
 }
 
+// A value as the page writes it: a name's label, a number as the controls write it (2,048; found
+// by a cold read: "using 2048" beside every other note's "2,048").
 function describe(key, value, labels) {
-  return labels?.[key]?.[value] ?? String(value);
+  return labels?.[key]?.[value] ?? (typeof value === "number" ? written(value) : String(value));
 }
 
 // One axis value from one raw query value: {value} or {value, note} (the value is then a
@@ -137,23 +139,23 @@ export function constrainState(state, manifest, asked = new Set()) {
   const notes = [];
   const out = { ...state };
   const keys = Object.fromEntries(manifest.state.map((s) => [s.name, s.key]));
-  const describe = (name, value) => manifest.labels?.[name]?.[value] ?? String(value);
+  const named = (name, value) => describe(name, value, manifest.labels);
   let config = configurationOf(manifest, out);
   if (!config) {
     // every GPU and target pair is offered; a pair without data falls back to the default one
     const base = defaultState(manifest);
     if (asked.has("gpu") || asked.has("target")) {
-      notes.push(`${describe("target", out.target)} on ${describe("gpu", out.gpu)} is not offered; using ` +
-        `${describe("target", base.target)} on ${describe("gpu", base.gpu)}.`);
+      notes.push(`${named("target", out.target)} on ${named("gpu", out.gpu)} is not offered; using ` +
+        `${named("target", base.target)} on ${named("gpu", base.gpu)}.`);
     }
     out.gpu = base.gpu;
     out.target = base.target;
     config = configurationOf(manifest, out);
   }
-  const where = `${describe("target", config.target)} on ${describe("gpu", config.gpu)}`;
+  const where = `${named("target", config.target)} on ${named("gpu", config.gpu)}`;
   const chosen = (asked.has("gpu") || asked.has("target")) && notes.length === 0;
   if (out.tp !== config.tp) {
-    if (asked.has("tp")) notes.push(`${keys.tp}=${out.tp}: ${where} runs on ${describe("tp", config.tp)} here; using ${config.tp}.`);
+    if (asked.has("tp")) notes.push(`${keys.tp}=${out.tp}: ${where} runs on ${named("tp", config.tp)} here; using ${config.tp}.`);
     out.tp = config.tp;
   }
   let filled = 0;
@@ -165,17 +167,17 @@ export function constrainState(state, manifest, asked = new Set()) {
       // a drafter goes with its target's family, whatever the GPU (found by a cold read: "… is not
       // available for Qwen3-8B on H100 SXM", as if the GPU were why)
       // (found by a cold read too: "drafts for another family than …", not how anyone says it)
-      const why = name === "drafter" ? `cannot draft for ${describe("target", config.target)} (another model family)`
+      const why = name === "drafter" ? `cannot draft for ${named("target", config.target)} (another model family)`
         : `is not available for ${where}`;
-      notes.push(`${noun}: ${describe(name, out[name])} ${why}; using ${describe(name, fallback)}.`);
+      notes.push(`${noun}: ${named(name, out[name])} ${why}; using ${named(name, fallback)}.`);
     } else if (chosen) {
       // Not asked for: the starting value the chosen target or GPU has no data for, filled in
       // (found once read as a correction of the link: "… is not available for … on L40S"; a
       // drafter goes with its target's family, whatever the GPU).
       const why = name === "drafter"
-        ? `the starting ${describe(name, out[name])} cannot draft for ${describe("target", config.target)}, another model family`
-        : `the starting ${describe(name, out[name])} is not offered for ${where}`;
-      notes.push(`${noun}: ${describe(name, fallback)} (${why}).`);
+        ? `the starting ${named(name, out[name])} cannot draft for ${named("target", config.target)}, another model family`
+        : `the starting ${named(name, out[name])} is not offered for ${where}`;
+      notes.push(`${noun}: ${named(name, fallback)} (${why}).`);
       filled += 1;
     }
     out[name] = fallback;
@@ -190,8 +192,12 @@ const FOREIGN_KEY = /^(?:q|h|ref|utm_.*|[a-z]*clid)$/i;
 const UNKNOWN_SHOWN = 2;
 
 // A key compared as the reader may have meant it: any case, "-" or "_" between words, so that the
-// command line's spelling names its key (?cost-model= for cost; found by a cold read).
+// command line's spelling names its key (?cost-model= for cost; found by a cold read), and so
+// does vLLM's (?num_speculative_tokens= for gamma: the name the page's vLLM flags print; found
+// by a cold read too).
 const looseKey = (k) => k.trim().toLowerCase().replace(/[-_]/g, "");
+// Keys are quoted whole up to here: vLLM's longest names ("num_speculative_tokens") included.
+const KEY_SHOWN_LENGTH = 32;
 
 // One note for the keys that are not settings: a misspelt or miscased key (BATCH=64, gama=3)
 // would otherwise leave the reader looking at the default without knowing why.
@@ -200,8 +206,9 @@ function unknownKeysNote(params, manifest) {
   const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k)))];
   if (unknown.length === 0) return null;
   const named = unknown.slice(0, UNKNOWN_SHOWN).map((k) => {
-    const meant = manifest.state.find((s) => [s.key, s.name].some((name) => looseKey(name) === looseKey(k)))?.key;
-    const name = k === "" ? "a parameter without a name" : `“${shown(k)}”`;
+    const meant = manifest.state.find((s) => [s.key, s.name, ...(s.aliases ?? [])]
+      .some((name) => looseKey(name) === looseKey(k)))?.key;
+    const name = k === "" ? "a parameter without a name" : `“${shown(k, KEY_SHOWN_LENGTH)}”`;
     return meant ? `${name} (did you mean ${meant}?)` : name;
   });
   const more = unknown.length - named.length;
