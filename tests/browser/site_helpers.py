@@ -88,6 +88,16 @@ def show(page, query: str) -> None:
     wait_rendered(page, query)
 
 
+def scroll_settled(page) -> None:
+    """Until a smooth scroll has ended: the same offset over ten frames."""
+    page.wait_for_function("""() => new Promise((done) => {
+      let last = -1, same = 0;
+      const step = () => { same = scrollY === last ? same + 1 : 0; last = scrollY;
+        if (same >= 10) done(true); else requestAnimationFrame(step); };
+      requestAnimationFrame(step);
+    })""")
+
+
 def after_paint(page) -> None:
     """Until two frames have been drawn: what the reader sees. A position read in between is one
     the page corrects before the frame is painted (a ResizeObserver or scroll handler runs in the

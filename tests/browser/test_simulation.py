@@ -16,6 +16,7 @@ from .site_helpers import (
     mismatches,
     page_readouts,
     query_of,
+    scroll_settled,
     show,
     state_for,
     wait_rendered,
@@ -609,13 +610,7 @@ def test_the_controls_readouts_and_ladder_fit_one_laptop_screen(new_context, que
         bar.wait_for(state="visible")
         button = bar.locator("[data-action=open-simulation]").bounding_box()
         page.mouse.click(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
-        page.wait_for_function("""() => new Promise((done) => {
-          // the smooth scroll has ended: the same offset over ten frames
-          let last = -1, same = 0;
-          const step = () => { same = scrollY === last ? same + 1 : 0; last = scrollY;
-            if (same >= 10) done(true); else requestAnimationFrame(step); };
-          requestAnimationFrame(step);
-        })""")
+        scroll_settled(page)
         top, ladder, header = page.evaluate("""() => [
           document.querySelector('#simulation').getBoundingClientRect().top,
           document.querySelector('#simulation .spec-chart[data-chart=ladder] svg').getBoundingClientRect().bottom,
@@ -1132,13 +1127,7 @@ def test_the_way_back_is_in_view_where_the_bar_opens_the_simulation_on_a_correct
     below = page.locator("#simulation [data-action=back-to-reading-below]")
     below.wait_for(state="visible")
     # once the scroll has settled, the button beside the note is in the window
-    page.wait_for_function("""() => new Promise((done) => {
-      // the smooth scroll has ended: the same offset over ten frames
-      let last = -1, same = 0;
-      const step = () => { same = scrollY === last ? same + 1 : 0; last = scrollY;
-        if (same >= 10) done(true); else requestAnimationFrame(step); };
-      requestAnimationFrame(step);
-    })""")
+    scroll_settled(page)
     box = below.bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= 900, box
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
