@@ -34,11 +34,13 @@ def _best_at_one_sequence(catalog: Catalog, drafter: str, target: str) -> dict:
                                    cost_model=cost_model), catalog=catalog).speedup, g) for g in FIELDS["gamma"].grid)
 
     speedup, gamma = best(DEFAULT_COST_MODEL)
-    # each ideal model's own best and its γ (found by a cold read: one figure and one γ for two)
-    ideal = [{"label": LABELS["cost_model"][m], "speedup": s, "gamma": g}
+    # each ideal model's own best and its γ (found by a cold read: one figure and one γ for two);
+    # the page names each by its key, as the list atop the model page and --cost-model do (found
+    # by a cold read: the breakdown figure's "ideal, kernel by kernel" there, in no menu)
+    ideal = [{"label": LABELS["cost_model"][m], "key": m, "speedup": s, "gamma": g}
              for m in COST_MODELS if m != DEFAULT_COST_MODEL for s, g in [best(m)]]
     return {"ideal": ideal, "calibrated": speedup, "gamma": gamma, "alpha": alpha,
-            "calibrated_label": LABELS["cost_model"][DEFAULT_COST_MODEL]}
+            "calibrated_label": LABELS["cost_model"][DEFAULT_COST_MODEL], "calibrated_key": DEFAULT_COST_MODEL}
 
 
 def catalog_values(catalog: Catalog) -> dict:
@@ -66,7 +68,10 @@ def catalog_values(catalog: Catalog) -> dict:
     heavier = []
     for k, d in catalog.drafters.items():
         serves = [catalog.targets[t].label for t in catalog.targets if k in catalog.drafters_for(t)]
-        drafters.append({"key": k, "label": d.label, "kind": d.kind, "serves": serves})
+        # what --speculative-config calls its kind (found by a cold read: the kind column showed
+        # the catalog's keys, draft_model, eagle3, without saying whose words they are)
+        method = catalog.drafter(k, next(t for t in catalog.targets if k in catalog.drafters_for(t))).speculative_config(1)["method"]
+        drafters.append({"key": k, "label": d.label, "kind": d.kind, "method": method, "serves": serves})
         arch = getattr(d, "architecture", None)
         heavier += [{"drafter": d.label, "target": target.label, **_best_at_one_sequence(catalog, k, t)}
                     for t, target in catalog.targets.items()

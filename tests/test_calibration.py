@@ -1,6 +1,7 @@
 """The fit and the validation: the calibrated model against the measurements it was held to."""
 import csv
 import io
+import re
 import subprocess
 import sys
 
@@ -165,3 +166,15 @@ def test_validate_summarises_every_cost_model():
         assert name in summary
     assert "MISS" not in out
     assert "*" in out  # points read off a plot are marked
+
+
+def test_a_row_the_catalog_cites_is_one_validate_lists():
+    """Found by a cold read: `specmodel catalog` said SGLang's step overhead was fitted "at row
+    106", an id of a data file nothing pointed the reader to. A row the catalog cites says it is
+    `specmodel validate`'s, and validate lists it."""
+    from cli_run import specmodel
+    catalog = " ".join(specmodel("catalog").stdout.split())
+    cited = re.findall(r"row (\d+)( of specmodel validate)?", catalog)
+    assert cited and all(of for _, of in cited), cited
+    listed = set(re.findall(r"^\s+(\d+)\*?\s", specmodel("validate").stdout, re.M))
+    assert {n for n, _ in cited} <= listed

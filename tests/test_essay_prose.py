@@ -640,3 +640,16 @@ def test_every_gpus_source_is_a_link(rendered_pages):
     for key, gpu in catalog.gpus.items():
         row = re.search(rf"^\| {re.escape(gpu.label)} \|.*\| \[([^]]+)\]\(([^)]+)\) \|$", table, re.M)
         assert row and row[2] == gpu.source_url and row[2].startswith("https://"), key
+
+
+def test_the_drafter_table_names_each_kind_as_vllm_does(rendered_pages):
+    """Found by a cold read: a "kind" column of the catalog's keys (draft_model, eagle3) beside the
+    drafters' names, whose words they were not said to be. The column is vLLM's `method`, each cell
+    the one the drafter's --speculative-config prints."""
+    catalog = default_catalog()
+    table = rendered_pages["model.md"].split("| drafter | vLLM's `method` | drafts for |", 1)[1].split("\n\n", 1)[0]
+    rows = dict(re.findall(r"^\| (.+?) \| `([a-z_0-9]+)` \|", table.replace("\u00a0", " "), re.M))
+    assert len(rows) == len(catalog.drafters)
+    for key, drafter in catalog.drafters.items():
+        target = next(t for t in catalog.targets if key in catalog.drafters_for(t))
+        assert rows[drafter.label.replace("\u00a0", " ")] == catalog.drafter(key, target).speculative_config(1)["method"], key

@@ -306,6 +306,44 @@ def test_advice_is_the_models_best_gamma_at_every_batch():
     assert advice.dynamic_speculative_config["num_speculative_tokens"] == max(r[2] for r in ranges)
 
 
+def test_where_speculation_pays_is_said_as_the_schedule_has_it():
+    """Found by a cold read: "speculation stops paying at batch 4" for Qwen3-30B-A3B on an MI300X,
+    where it pays again from 16 to 64 sequences, the reader's own 32 included. A mixture of experts'
+    target can stop paying and pay again; the answer names the runs of batch sizes where a γ pays,
+    and says "stops paying at" only where every larger load that fits does not pay."""
+    out = _cli(str(DATA / "v1-0.8.5.log"), "--site-grid", "--gpu", "mi300x", "--target", "qwen3-30b-a3b",
+               "--drafter", "qwen3-4b", "--batch", "32")
+    assert out.returncode == 0, out.stderr
+    assert ("  speculation pays only at batch 1–2 and 16–64 (at its best γ); at the other batch sizes that fit, "
+            "no γ beats plain decoding\n") in out.stdout, out.stdout
+    assert "stops paying" not in out.stdout
+    # the ranges are the schedule's, over every target on two GPUs, three drafters each and three texts
+    from specmodel import default_catalog
+    from specmodel.metrics.report import advice_text
+    catalog = default_catalog()
+    fits = [fit_acceptance(parse_metrics((DATA / name).read_text()), FIELDS["alpha"].grid)
+            for name in ("v1-0.8.5.log", "v1-engine-running.log", "prometheus-one.txt")]
+    states = [State(gpu=gpu, target=target, drafter=drafter, batch=32, tp=catalog.tensor_parallel_for(gpu, target))
+              for target in catalog.targets for gpu in ("h100-sxm", "mi300x") for drafter in catalog.drafters_for(target)[:3]]
+    said_every_kind = set()
+    for state in states:
+        for fit in fits:
+            advice = advise(state, fit, catalog)
+            fitting = [r for r in advice.schedule if r["fits_in_memory"]]
+            paying = [r["batch"] for r in fitting if r["recommended_gamma"]]
+            runs = [r["batch"] for lo, hi in advice.paying_batch_ranges for r in fitting if lo <= r["batch"] <= hi]
+            assert runs == paying, state
+            text = advice_text(advice, catalog)
+            stops = re.search(r"stops paying at batch ([\d,]+)", text)
+            if stops:
+                at = int(stops[1].replace(",", ""))
+                assert all((r["batch"] < at) == bool(r["recommended_gamma"]) for r in fitting), text
+                said_every_kind.add("stops")
+            if "pays only at batch" in text:
+                said_every_kind.add("only")
+    assert said_every_kind == {"stops", "only"}
+
+
 def test_cli_json_carries_the_reading_the_fit_and_the_advice():
     out = _cli("-", "--json", "--site-grid", "--drafter", "ngram", stdin=(DATA / "v1-ngram.log").read_text())
     assert out.returncode == 0, out.stderr

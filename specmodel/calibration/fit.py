@@ -224,8 +224,10 @@ def fitted_module(result: FitResult, data_sha256: str) -> str:
         lines += [
             f'    "{engine}": {{',
             f'        "constants": {{"step_overhead_s": {estimate(e)}}},',
-            f'        "summary": "the step overhead that gives {point.study}\'s step time at row {point.id} with vLLM\'s '
-            'other constants",',
+            # the row as `specmodel validate` numbers it (found by a cold read: "at row 106", a row
+            # of a file the reader was not pointed to)
+            f'        "summary": "the step overhead that gives {point.study}\'s plain-decoding step time in this engine '
+            f'(row {point.id} of specmodel validate) with vLLM\'s other constants",',
             "    },",
         ]
     lines += ["}", ""]

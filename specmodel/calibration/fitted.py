@@ -23,10 +23,10 @@ FITTED = {
     },
     "sglang": {
         "constants": {"step_overhead_s": {"value": 0.000940551, "stderr": 0.000144, "at_bound": False}},
-        "summary": "the step overhead that gives GPUStack's step time at row 106 with vLLM's other constants",
+        "summary": "the step overhead that gives GPUStack's plain-decoding step time in this engine (row 106 of specmodel validate) with vLLM's other constants",
     },
     "tensorrt-llm": {
         "constants": {"step_overhead_s": {"value": 0.00142055, "stderr": 0.000153, "at_bound": False}},
-        "summary": "the step overhead that gives GPUStack's step time at row 107 with vLLM's other constants",
+        "summary": "the step overhead that gives GPUStack's plain-decoding step time in this engine (row 107 of specmodel validate) with vLLM's other constants",
     },
 }

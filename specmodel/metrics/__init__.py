@@ -4,7 +4,7 @@
 Prometheus text scrapes of vLLM's or llama.cpp's ``spec_decode_*`` counters, llama-server's
 ``draft acceptance`` lines → a ``Reading``. ``fit``: the acceptance shape and α that reproduce
 it. ``advice``: what the calibrated cost model predicts at the reader's state, the best γ at each
-batch size and the batch size above which speculation stops paying. The page runs the same
+batch size and the batch sizes at which speculation pays. The page runs the same
 parser and fit (docs/javascripts/metrics/); tests feed both the same texts.
 """
 from .advice import Advice, advise

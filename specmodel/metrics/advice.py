@@ -37,7 +37,10 @@ class Advice:
     weights and KV caches do not fit in the GPUs: no γ is recommended for a load that cannot run);
     ``largest_fitting_batch``: the largest of those batch sizes whose weights and KV caches fit in
     the GPUs (None: none fits); ``stops_paying_at_batch``: the first batch size that fits at which no
-    γ beats plain decoding (None: it pays at every one that fits); ``recommended_gamma``: at the
+    γ beats plain decoding (None: it pays at every one that fits); ``paying_batch_ranges``: the runs
+    of neighbouring batch sizes of the grid that fit and at which a γ beats plain decoding, each
+    ``[first, last]``, in order (a mixture of experts' target can stop paying and pay again at a
+    larger batch); ``recommended_gamma``: at the
     state's batch size (None: it does not fit). The γ-by-load schedule covers every batch size of the grid, γ 0 where
     ``recommended_gamma`` is 0 or None (vLLM carries the last range's γ beyond it).
     """
@@ -49,6 +52,7 @@ class Advice:
     recommended_gamma: int | None
     largest_fitting_batch: int | None
     stops_paying_at_batch: int | None
+    paying_batch_ranges: list
     schedule: list
     speculative_config: dict | None
     dynamic_speculative_config: dict | None
@@ -56,7 +60,8 @@ class Advice:
     def as_dict(self) -> dict:
         return {"state": self.state.as_dict(), "speedup": self.speedup, "best_gamma": self.best_gamma,
                 "best_speedup": self.best_speedup, "recommended_gamma": self.recommended_gamma,
-                "largest_fitting_batch": self.largest_fitting_batch, "stops_paying_at_batch": self.stops_paying_at_batch, "schedule": self.schedule,
+                "largest_fitting_batch": self.largest_fitting_batch, "stops_paying_at_batch": self.stops_paying_at_batch,
+                "paying_batch_ranges": self.paying_batch_ranges, "schedule": self.schedule,
                 "speculative_config": self.speculative_config,
                 "dynamic_speculative_config": self.dynamic_speculative_config}
 
@@ -137,6 +142,13 @@ def advise(state: State, fit: AcceptanceFit, catalog: Catalog | None = None, acc
     schedule = [row for row in rows if row["batch"] in grid_batches]
     fitting = [row for row in schedule if row["fits_in_memory"]]
     stops = next((row["batch"] for row in fitting if row["recommended_gamma"] == 0), None)
+    ranges: list[list[int]] = []
+    for i, row in enumerate(fitting):
+        if row["recommended_gamma"]:
+            if ranges and fitting[i - 1]["recommended_gamma"]:
+                ranges[-1][1] = row["batch"]
+            else:
+                ranges.append([row["batch"], row["batch"]])
     config = drafter.speculative_config(at["recommended_gamma"]) if at["recommended_gamma"] else None
     # every grid batch, γ 0 where none pays or the load does not fit: vLLM carries the last
     # range's γ to every larger load (found once: a schedule ending at the last batch that fits
@@ -147,4 +159,4 @@ def advise(state: State, fit: AcceptanceFit, catalog: Catalog | None = None, acc
         dynamic = dict(drafter.speculative_config(max(ks)))
         dynamic["num_speculative_tokens_per_batch_size"] = batch_schedule([row["batch"] for row in schedule], ks)
     return Advice(state, at["speedup_at_fitted_gamma"], at["best_gamma"], at["best_speedup"], at["recommended_gamma"],
-                  fitting[-1]["batch"] if fitting else None, stops, schedule, config, dynamic)
+                  fitting[-1]["batch"] if fitting else None, stops, ranges, schedule, config, dynamic)

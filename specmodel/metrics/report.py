@@ -205,6 +205,13 @@ def thin_gains(advice: Advice, step_time_error: float | None) -> list[int]:
             if row["fits_in_memory"] and row["recommended_gamma"] and row["best_speedup"] - 1 < step_time_error]
 
 
+def batch_ranges_text(ranges: list[list[int]]) -> str:
+    """Runs of batch sizes as the answer writes them: "1–2 and 16–64", "1, 8–16 and 128"
+    (views/metrics.js rangesText)."""
+    parts = [f"{a:,}" if a == b else f"{a:,}–{b:,}" for a, b in ranges]
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
 def thin_gains_text(batches: list[int], step_time_error: float) -> str:
     """What the answer says of ``thin_gains``, the page's words but for "batch N" (views/metrics.js)."""
     listed = ", ".join(f"{b:,}" for b in batches[:-1]) + (" and " if len(batches) > 1 else "") + f"{batches[-1]:,}"
@@ -224,13 +231,19 @@ def advice_text(advice: Advice, catalog: Catalog, step_time_error: float | None 
              f"  best γ at batch {s.batch}: {advice.best_gamma} ({times(advice.best_speedup)})"
              # advise()'s test for a γ that pays, which the page's paying_positions shares
              + best_gamma_tail(advice.recommended_gamma is not None, advice.best_speedup > 1)]
+    ranges = advice.paying_batch_ranges
     if advice.largest_fitting_batch is None:
         lines.append("  no batch size fits in the GPUs' memory")
     elif advice.stops_paying_at_batch is None:
         lines.append(f"  speculation pays at every batch size that fits in memory, up to {advice.largest_fitting_batch:,} "
                      "(at its best γ)")
-    elif advice.stops_paying_at_batch == advice.schedule[0]["batch"]:
+    elif not ranges:
         lines.append("  speculation does not pay at any batch size: leave it off")
+    elif len(ranges) > 1 or ranges[0][0] != advice.schedule[0]["batch"]:
+        # (found by a cold read: "stops paying at batch 4" for a mixture of experts' target that
+        # pays again from 16 to 64, the reader's own 32 included)
+        lines.append(f"  speculation pays only at batch {batch_ranges_text(ranges)} (at its best γ); at the other "
+                     "batch sizes that fit, no γ beats plain decoding")
     elif advice.stops_paying_at_batch != s.batch:  # at the load itself the lines around say it
         lines.append(f"  speculation stops paying at batch {advice.stops_paying_at_batch:,} (no γ beats plain decoding there)")
     thin = thin_gains(advice, step_time_error)

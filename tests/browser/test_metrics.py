@@ -217,6 +217,21 @@ def _check_answer_against_cli(page, cli: dict) -> None:
                 "error on the step times measured in vLLM: measure before relying on it there.") in answer, answer
     else:
         assert "speculation gains less than" not in answer, answer
+    # where speculation pays, as the command line's ranges have it (found by a cold read: "stops
+    # paying at 4 sequences" for a mixture of experts' target that pays again from 16 to 64)
+    ranges = advice["paying_batch_ranges"]
+    if ranges and (len(ranges) > 1 or ranges[0][0] != advice["schedule"][0]["batch"]):
+        parts = [f"{a:,}" if a == b else f"{a:,}–{b:,}" for a, b in ranges]
+        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+        assert (f"Speculation pays only at {listed} sequences, at its best γ; at the other batch sizes that fit, "
+                "no γ beats plain decoding.") in answer, answer
+        assert "stops paying" not in answer, answer
+    else:
+        assert "pays only at" not in answer, answer
+    stops = re.search(r"stops paying at ([\d,]+) sequences", answer)
+    if stops:
+        at = int(stops[1].replace(",", ""))
+        assert all((r["batch"] < at) == bool(r["recommended_gamma"]) for r in advice["schedule"] if r["fits_in_memory"]), answer
     # the status line gives each speedup beside the γ it is at (found by a cold read: "1.91× at 1
     # sequence; best γ there 10" read as γ 10 giving 1.91×, the text's γ 3 does)
     status = page.locator("[data-metrics-status]").inner_text().replace("\u00a0", " ")
@@ -317,6 +332,24 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     home.wait_for_function("() => [...document.querySelectorAll('[data-metrics-answer] pre code')].length > 0"
                            " && [...document.querySelectorAll('[data-metrics-answer] pre code')]"
                            ".every(c => c.textContent.startsWith('--tensor-parallel-size 4 --speculative-config'))")
+
+
+def test_a_target_that_pays_again_at_a_larger_load_is_told_where_it_pays(home):
+    """Found by a cold read: Qwen3-30B-A3B on an MI300X with the Qwen3-4B drafter, 32 sequences:
+    "Best γ at 32 sequences: 2 (1.27×)", then "Speculation stops paying at 4 sequences". It pays
+    at 1–2 and again at 16–64; the answer says so, as the command line does."""
+    text = (DATA / "v1-0.8.5.log").read_text()
+    _paste(home, text)
+    home.select_option("#metrics-gpu", "mi300x")
+    home.select_option("#metrics-target", "qwen3-30b-a3b")
+    home.select_option("#metrics-drafter", "qwen3-4b")
+    home.select_option("#metrics-batch", "32")
+    home.wait_for_function("() => { const p = document.querySelector('[data-metrics-answer] p')?.textContent ?? '';"
+                           " return p.includes('Qwen3-30B-A3B on MI300X') && p.includes('Qwen3-4B')"
+                           " && /32 sequences at once/.test(p.replace(/\\u00a0/g, ' ')); }")
+    cli = _cli("--gpu", "mi300x", "--target", "qwen3-30b-a3b", "--drafter", "qwen3-4b", "--batch", "32", stdin=text)
+    assert cli["advice"]["paying_batch_ranges"] == [[1, 2], [16, 64]]
+    _check_answer_against_cli(home, cli)
 
 
 def test_two_scrapes_set_the_batch_from_running_requests(home):
