@@ -180,6 +180,29 @@ def test_engine_log_fields_match_the_cli_line(files):
         assert rebuilt == line
 
 
+def test_the_engine_log_line_prints_the_readouts_mean_acceptance_length(site):
+    """Found by a cold read: at 2 sequences the log line under the readouts printed "Mean acceptance
+    length: 2.60" (1 + 321/200, whole counts of a 100-iteration window) beside the readout's 2.61.
+    At every batch, γ, α and shape the site holds, the line's mean acceptance length is the
+    readout's, and its acceptance rate the model's (E[L] − 1)/γ at one decimal of a percent."""
+    from specmodel.vllm import LOG_WINDOW_ITERATIONS, engine_log_counts
+    ax = site.axes
+    batch = np.array(ax["batch"])[:, None, None, None]
+    gamma = np.array(ax["gamma"])
+    el = np.array([[[site.value("mean_acceptance_length", site.defaults, acceptance=a, alpha=al, gamma=g)
+                     for g in ax["gamma"]] for al in ax["alpha"]] for a in ax["acceptance"]])[None]
+    counts = engine_log_counts(batch, gamma, el, 1.0)
+    assert all(f"{m:.2f}" == f"{e:.2f}" for m, e in zip(counts["mean_acceptance_length"].ravel(),
+                                                        np.broadcast_to(el, counts["num_drafts"].shape).ravel()))
+    # (as the line prints it: the fraction × 100)
+    want = np.broadcast_to((el - 1) / gamma * 100, counts["num_drafts"].shape).ravel()
+    assert all(f"{r * 100:.1f}" == f"{w:.1f}" for r, w in zip(counts["draft_acceptance_rate"].ravel(), want))
+    # a longer window only where 100 iterations print another value (the seed's batch-64 line among them)
+    assert (counts["window_iterations"] == LOG_WINDOW_ITERATIONS).mean() > 0.5
+    at64 = engine_log_counts(64, 4, site.value("mean_acceptance_length", site.defaults), 1.0)
+    assert at64["window_iterations"] == LOG_WINDOW_ITERATIONS
+
+
 def test_decision_map_takes_each_drafter_at_its_typical_acceptance(site):
     s = dict(site.defaults)
     typical = site_typical_acceptance(site.catalog)
