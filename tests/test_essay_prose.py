@@ -653,3 +653,16 @@ def test_the_drafter_table_names_each_kind_as_vllm_does(rendered_pages):
     for key, drafter in catalog.drafters.items():
         target = next(t for t in catalog.targets if key in catalog.drafters_for(t))
         assert rows[drafter.label.replace("\u00a0", " ")] == catalog.drafter(key, target).speculative_config(1)["method"], key
+
+
+def test_the_drafters_ideal_pass_and_its_ratio_each_name_their_context(rendered_pages):
+    """Found by a cold read: "a Qwen3-0.6B pass for one sequence costs its bytes: 538 µs" (at 2,048
+    tokens) and "the ideal model says 8% for the same pass" (at the fitted 562 tokens): divided,
+    the two quoted times gave 9%. Each figure says the context it is at, in its own sentence."""
+    text = re.sub(r"<[^>]+>", "", " ".join(rendered_pages["index.md"].split()))
+    sentences = re.split(r"(?<=\.)\s+(?=[A-Z])", text)
+    pass_time = [s for s in sentences if "pass for one sequence" in s and "costs its bytes" in s]
+    assert len(pass_time) == 1 and f"{site_state().context:,} tokens of context" in pass_time[0], pass_time
+    from generator.evidence import profiling_context
+    ratio = [s for s in sentences if "the ideal model puts the ratio at" in s]
+    assert len(ratio) == 1 and f"{profiling_context():,.0f} tokens of context" in ratio[0], ratio

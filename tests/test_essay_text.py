@@ -256,6 +256,12 @@ TERMS = {
         # opening, a paragraph before either was said)
         ("roofline", r"the ideal \*roofline\* the essay derives: a pass takes at least the longer"),
         ("calibrated", r"the model is one calibrated to public measurements"),
+        # (found by a cold read too: "the target", "a drafter", "a real engine" and vLLM in the
+        # opening before anything said what they are)
+        ("target", r"the large model, the \*target\*"),
+        ("drafter", r"a small model, the \*drafter\*"),
+        ("engine", r"serving engine \(the software that batches requests"),
+        ("vLLM", r"vLLM, a widely used open-source serving engine"),
     ],
     "model.md": [
         ("tensor[ -]parallel", r"tensor parallelism \(one model split across several GPUs"),
