@@ -248,7 +248,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
                 values["batch"] = nearest_batch(reading.running_requests)
                 if values["batch"] != reading.running_requests:
                     told += (f"; {grouped(reading.running_requests)} running requests: the simulation's nearest "
-                             f"batch size is {values['batch']:,}, as the page snaps it")
+                             f"batch size on its doubling scale is {values['batch']:,}, as the page snaps it")
             notes.append(f"batch {values['batch']}: {told}; --batch sets it")
         else:
             values["batch"] = FIELDS["batch"].default

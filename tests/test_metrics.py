@@ -559,7 +559,7 @@ def test_site_grid_snaps_the_running_requests_to_the_pages_batch():
     assert nearest_batch(56) == 64 and nearest_batch(45) == 32 and nearest_batch(48) == 64 and nearest_batch(3) == 4
     site = json.loads(_cli("-", "--site-grid", "--json", stdin=TWO_LOADS).stdout)
     assert site["advice"]["state"]["batch"] == 64
-    assert any("56 running requests: the simulation's nearest batch size is 64, as the page snaps it" in n
+    assert any("56 running requests: the simulation's nearest batch size on its doubling scale is 64, as the page snaps it" in n
                for n in site["notes"]), site["notes"]
     assert json.loads(_cli("-", "--json", stdin=TWO_LOADS).stdout)["advice"]["state"]["batch"] == 56
     assert "snap the running requests to the site's nearest batch size" in " ".join(_cli("--help").stdout.split())
@@ -771,8 +771,17 @@ def test_a_running_count_is_written_with_its_thousands_separator():
     beside "1,024 sequences" in the same answer. Page and command line group it (parse.grouped)."""
     out = _cli("-", "--site-grid", stdin=RUNNING_2000).stdout
     assert "2000" not in out and "running requests: 2,000, the median" in out, out
-    assert "2,000 running requests: the simulation's nearest batch size is 1,024" in out, out
+    assert "2,000 running requests: the simulation's nearest batch size on its doubling scale is 1,024" in out, out
     # one idle line is "it", not "them"
     idle = (DATA / "v1-ngram.log").read_text() + "INFO Engine 000: Avg prompt throughput: 0.0 tokens/s, Running: 0 reqs\n"
     out = _cli("-", stdin=idle).stdout
     assert "Running: 0 reqs (idle): the load cannot be told from it." in out, out
+
+
+def test_at_the_first_load_that_does_not_pay_the_answer_says_where_it_does():
+    """Found by a cold read: at 32 running requests, the first batch size at which no γ pays, the
+    answer said it does not pay there and nothing of the 1.24× … 1.10× the table shows at 1–16."""
+    out = _cli(str(DATA / "prometheus-restarted.txt"), "--site-grid")
+    assert out.returncode == 0, out.stderr
+    assert "  speculation pays only at batch 1–16 (at its best γ)\n" in out.stdout, out.stdout
+    assert "stops paying" not in out.stdout

@@ -924,10 +924,12 @@ def _check_limits(reading: Reading) -> None:
 def grouped(x: float) -> str:
     """A whole count with thousands separators in the shortest digits that are the float (a
     text's "300000000000000000000000" as written, not the double's 299,999,999,999,999,991,611,392:
-    found by a cold read, page and CLI wrote one huge count with two tails), as parse.js grouped;
-    else as _shown."""
+    found by a cold read, page and CLI wrote one huge count with two tails), past 2⁵³ to the 15
+    significant digits a double holds (3e23 / 3 is 100,000,000,000,000,000,000,000, not its
+    double's …010,000,000: found by a cold read too), as parse.js grouped; else as _shown."""
     if float(x).is_integer() and abs(x) < 1e30:
-        return f"{int(Decimal(repr(float(x)))):,}"
+        digits = repr(float(x)) if abs(x) <= 2**53 else f"{float(x):.15g}"
+        return f"{int(Decimal(digits)):,}"
     return _shown(float(x))
 
 

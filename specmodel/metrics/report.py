@@ -244,8 +244,10 @@ def advice_text(advice: Advice, catalog: Catalog, step_time_error: float | None 
         # pays again from 16 to 64, the reader's own 32 included)
         lines.append(f"  speculation pays only at batch {batch_ranges_text(ranges)} (at its best γ); at the other "
                      "batch sizes that fit, no γ beats plain decoding")
-    elif advice.stops_paying_at_batch != s.batch:  # at the load itself the lines around say it
+    elif advice.stops_paying_at_batch != s.batch:
         lines.append(f"  speculation stops paying at batch {advice.stops_paying_at_batch:,} (no γ beats plain decoding there)")
+    else:  # at the load itself the lines around say it does not pay, but not where it does (a cold read)
+        lines.append(f"  speculation pays only at batch {batch_ranges_text(ranges)} (at its best γ)")
     thin = thin_gains(advice, step_time_error)
     if thin:
         lines.append(f"  {thin_gains_text(thin, step_time_error)}")

@@ -220,12 +220,15 @@ def _check_answer_against_cli(page, cli: dict) -> None:
     # where speculation pays, as the command line's ranges have it (found by a cold read: "stops
     # paying at 4 sequences" for a mixture of experts' target that pays again from 16 to 64)
     ranges = advice["paying_batch_ranges"]
+    parts = [f"{a:,}" if a == b else f"{a:,}–{b:,}" for a, b in ranges]
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
     if ranges and (len(ranges) > 1 or ranges[0][0] != advice["schedule"][0]["batch"]):
-        parts = [f"{a:,}" if a == b else f"{a:,}–{b:,}" for a, b in ranges]
-        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
         assert (f"Speculation pays only at {listed} sequences, at its best γ; at the other batch sizes that fit, "
                 "no γ beats plain decoding.") in answer, answer
         assert "stops paying" not in answer, answer
+    elif ranges and advice["stops_paying_at_batch"] == advice["state"]["batch"]:
+        # at the first load that does not pay, where it does (found by a cold read: nothing said so)
+        assert f"Speculation pays only at {listed} sequences, at its best γ." in answer, answer
     else:
         assert "pays only at" not in answer, answer
     stops = re.search(r"stops paying at ([\d,]+) sequences", answer)
@@ -332,6 +335,23 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     home.wait_for_function("() => [...document.querySelectorAll('[data-metrics-answer] pre code')].length > 0"
                            " && [...document.querySelectorAll('[data-metrics-answer] pre code')]"
                            ".every(c => c.textContent.startsWith('--tensor-parallel-size 4 --speculative-config'))")
+
+
+def test_a_load_the_reader_sets_replaces_the_texts_in_the_answer(home):
+    """Found by a cold read: a scrape with 12 running requests, then 4 sequences set under "Your
+    deployment": the answer priced 4 and still said "12 running requests: the simulation's nearest
+    batch size is 16"."""
+    text = (DATA / "prometheus-one.txt").read_text()
+    _paste(home, text)
+    answer = home.locator("[data-metrics-answer]")
+    assert "12 running requests: the simulation's nearest batch size on its doubling scale is 16." in answer.inner_text()
+    home.select_option("#metrics-batch", "4")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer] p')?.textContent.includes('4\u00a0sequences at once')"
+                           " || document.querySelector('[data-metrics-answer] p')?.textContent.includes('4 sequences at once')")
+    said = answer.inner_text().replace("\u00a0", " ")
+    assert "Your text shows 12 running requests; the answer prices 4 sequences, as set under “Your deployment”." in said, said
+    assert "nearest batch size" not in said, said
+    _check_answer_against_cli(home, _cli("--batch", "4", stdin=text))
 
 
 def test_a_target_that_pays_again_at_a_larger_load_is_told_where_it_pays(home):
@@ -767,7 +787,7 @@ def test_the_page_and_site_grid_price_the_same_snapped_batch(home):
     _paste(home, text)
     cli = _cli(stdin=text)
     assert cli["advice"]["state"]["batch"] == 64
-    assert "56 running requests: the simulation's nearest batch size is 64." in home.locator("[data-metrics-answer]").inner_text()
+    assert "56 running requests: the simulation's nearest batch size on its doubling scale is 64." in home.locator("[data-metrics-answer]").inner_text()
     wait_rendered(home, query_of({**manifest()["defaults"], "batch": 64, "gamma": 3, "alpha": cli["fit"]["alpha"],
                                   "acceptance": cli["fit"]["shape"]}))
     _check_answer_against_cli(home, cli)
@@ -1011,7 +1031,7 @@ def test_counts_are_grouped_and_a_near_tie_of_residuals_is_told_apart(home):
             .replace("Running: 0 reqs", "Running: 2000 reqs"))
     _paste(home, text)
     page_text = home.locator("[data-metrics-result]").inner_text() + home.locator("[data-metrics-status]").inner_text()
-    assert "2,000 running requests: the simulation's nearest batch size is 1,024." in page_text, page_text
+    assert "2,000 running requests: the simulation's nearest batch size on its doubling scale is 1,024." in page_text, page_text
     assert "2000" not in page_text and _reading_rows(home)["running requests"] == "2,000"
     show(home, "")
     _paste(home, (DATA / "v1-all-rejected.log").read_text())
@@ -1070,3 +1090,6 @@ def test_a_huge_count_is_written_alike_on_the_page_and_the_command_line(home):
     numbers = re.findall(r"\d{1,3}(?:,\d{3}){2,}", line)
     assert shown.split(" · ") == numbers, (shown, line)
     assert numbers[1:] == ["300,000,000,000,000,000,000,000", "150,000,000,000,000,000,000,000"], numbers
+    # and the count derived from them, to the digits a double holds (found by a cold read: 3e23 / 3
+    # written 100,000,000,000,000,010,000,000)
+    assert numbers[0] == "100,000,000,000,000,000,000,000", numbers

@@ -7,7 +7,10 @@ import { fixed } from "../core/format.js";
 // a count as the command line writes it, with thousands separators: a whole count in the
 // shortest digits that are the number (a text's "300000000000000000000000" as written, not the
 // double's 299,999,999,999,999,991,611,392), as parse.py grouped writes it; else as shown
-export const grouped = (n) => (Number.isInteger(n) && Math.abs(n) < 1e30 ? n.toLocaleString("en-US", { maximumFractionDigits: 0 }) : shown(n));
+// (past 2^53, to the 15 significant digits a double holds: 3e23 / 3 is 100,000,000,000,000,000,000,000)
+export const grouped = (n) => (Number.isInteger(n) && Math.abs(n) < 1e30
+  ? (Math.abs(n) <= 2 ** 53 ? n : Number(n.toPrecision(15))).toLocaleString("en-US", { maximumFractionDigits: 0 })
+  : shown(n));
 
 export const MAX_TEXT_CHARS = 20_000_000;
 // The most draft positions and running requests the model prices (specmodel/fields.py's γ and

@@ -342,7 +342,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (reading.running_requests !== null && reading.running_requests > 0) {
       values.batch = snap(manifest.axes.batch, reading.running_requests);
       if (values.batch !== reading.running_requests) {
-        batchNote = `${grouped(reading.running_requests)} running requests: the simulation's nearest batch size is ${format("int", values.batch)}.`;
+        // (on a log scale: found by a cold read, "46.5 … nearest batch size is 64" read as wrong)
+        batchNote = `${grouped(reading.running_requests)} running requests: the simulation's nearest batch size on its doubling scale is ${format("int", values.batch)}.`;
       }
     }
     fitted = { reading, fit, batchNote, example: Boolean(example), announced: null };
@@ -439,8 +440,12 @@ export function mountMetrics(root, manifest, { apply, current }) {
         ? `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}, as set under “Your deployment”.`
         : `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
     }
-    if (batchNote) nodes.push(el("p", batchNote));
     const running = fitted.reading.running_requests;
+    // the text's load, once the reader has set another under "Your deployment", is theirs no more
+    // (found by a cold read: "12 running requests: … nearest batch size is 16" above an answer at 4)
+    if (running > 0 && setByReader("batch")) {
+      nodes.push(el("p", `Your text shows ${grouped(running)} running requests; the answer prices ${sequences(state.batch)}, as set under “Your deployment”.`));
+    } else if (batchNote) nodes.push(el("p", batchNote));
     if (!(running > 0)) {
       const why = noLoad(running);
       const Why = `${why.charAt(0).toUpperCase()}${why.slice(1)}`;
@@ -468,7 +473,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
     }
     // at the reader's own load the lines above and below say it (found by a cold read: one
     // verdict said four times)
-    else if (stops.batch === state.batch) pays = null;
+    // ... but where it pays, which they do not say (found by a cold read: at 32, the first load
+    // that does not pay, nothing said that 1–16 do)
+    else if (stops.batch === state.batch) pays = `Speculation pays only at ${rangesText(ranges)} sequences, at its best γ.`;
     else pays = `Speculation stops paying at ${sequences(stops.batch)}: no γ beats plain decoding there.`;
     if (pays) list.append(el("li", pays));
     const error = manifest.step_time_error[state.cost_model];
