@@ -25,7 +25,7 @@ from specmodel.workloads import ACTIVE_PROBABILITY_FLOOR
 from specmodel.calibration.measurements import ONE_POINT_ENGINES, POINTS
 from specmodel.calibration.fitted import FITTED
 from specmodel.costs import CALIBRATED, ENGINE_CONSTANTS, cost_model
-from specmodel.calibration.validate import summary as summarise
+from specmodel.calibration.validate import UNKNOWN_CONTEXT_RANGE, summary as summarise
 from specmodel.typical_acceptance import ASSUMED, TASKS
 
 from .axes import STATE_AXES, axes, configurations, site_typical_acceptance
@@ -368,6 +368,9 @@ def evidence_context(site) -> dict:
     summary = summarise(rows)
     return {
         "measured_batches": wrap(sorted({p.batch for p in measured_plain_points(catalog)}), "measured_batches"),
+        # the contexts a row of unknown context is predicted over (found by a cold read: said
+        # nowhere on the page, where `specmodel validate` gives them)
+        "unknown_context_range": wrap(list(UNKNOWN_CONTEXT_RANGE), "unknown_context_range"),
         "engine": Scope("engine", {"label": engine.label, "calibrated_on": engine.calibrated_on,
                                    "summary": fitted["summary"], "constants": constants,
                                    "fitted_count": sum(1 for c in constants.values() if c["source"].startswith("fitted")),

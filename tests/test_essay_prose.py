@@ -666,3 +666,29 @@ def test_the_drafters_ideal_pass_and_its_ratio_each_name_their_context(rendered_
     from generator.evidence import profiling_context
     ratio = [s for s in sentences if "the ideal model puts the ratio at" in s]
     assert len(ratio) == 1 and f"{profiling_context():,.0f} tokens of context" in ratio[0], ratio
+
+
+def test_the_model_pages_figures_say_the_state_they_are_at(rendered_pages):
+    """Found by a cold read: the mixture-of-experts pairing's 0.68× … 1.21× with no word of the
+    two H100s they are priced on, the workloads' 0.72× and 0.75× and Theorem 3.11's 1.639 without
+    drafter, γ or α, the unknown-context rows without their range, and "specmodel evaluate prices
+    any combination" where it refuses one that does not fit unless given --ignore-memory."""
+    text = re.sub(r"</?[a-zA-Z][^>]*>", "", " ".join(rendered_pages["model.md"].replace("\u00a0", " ").split()))
+    sentences = re.split(r"(?<=[.;])\s+(?=[A-Z(])", text)
+
+    def sentence(words: str) -> str:
+        found = [s for s in sentences if words in s]
+        assert len(found) >= 1, words
+        return " ".join(found)
+    moe = sentence("gives at best")
+    assert re.search(r"on \d+ × [\w ]+ at α = 0\.\d\d and [\d,]+ tokens of context", moe), moe
+    workloads = sentence("the two workloads give")
+    assert all(w in workloads for w in ("drafter", "γ =", "α =")), workloads
+    theorem = sentence("reproduces Theorem 3.11 exactly")
+    assert all(w in theorem for w in ("n-gram", "γ =", "α =")), theorem
+    from specmodel.calibration.validate import UNKNOWN_CONTEXT_RANGE
+    lo, hi = UNKNOWN_CONTEXT_RANGE
+    assert f"from {lo:,} to {hi:,} tokens" in sentence("Rows of unknown context come last")
+    for said in [s for s in sentences if "prices any" in s]:
+        assert "--ignore-memory" in said or "fits" in said, said
+    assert "--ignore-memory" in sentence("Memory is checked, not enforced")

@@ -245,7 +245,12 @@ TERMS = {
     "index.md": [
         ("tensor cores", r"the tensor cores, the GPU's units for arithmetic"),
         ("KV cache", r"its KV cache \(the keys and values every earlier token left"),
-        ("γ", r"tokens it guesses per iteration \(γ,"),
+        ("γ", r"tokens it guesses per iteration, one round of guessing and checking \(γ,"),
+        # (found by a cold read too: "pass", "batch" and "iteration" in the opening, the first two
+        # explained two paragraphs on, the last nowhere)
+        ("pass", r"each pass \(one run of the model over every sequence"),
+        ("batch", r"A bigger batch \(more sequences decoded together\)"),
+        ("iteration", r"per iteration, one round of guessing and checking"),
         ("α", r"accepts its guesses as often as the simulation assumes by default \(at a rate α ="),
         ("launch floor", r"a \*launch floor\*, a least time every pass takes"),
         ("all-reduce", r"an \*all-reduce\* sums"),
@@ -571,3 +576,21 @@ def test_no_aside_holds_a_sentence_up(pages):
 def test_the_aside_check_can_fail():
     long = "Priced so (" + "word " * 31 + "), the share rises. (" + "Word " * 40 + "ends.)"
     assert len(_long_asides(long)) == 1
+
+
+def test_the_essays_example_link_is_named_as_the_boxs_button(pages):
+    """Found by a cold read: the prose said "Try the example", the button "Try an example (n-gram,
+    γ = 3)": two names for one action. The link's words begin the button's."""
+    text = pages["index.md"]
+    [button] = re.findall(r'data-action="metrics-example"[^>]*>([^<]+)</button>', text)
+    links = re.findall(r"\[([^\]]+)\]\(#paste-your-metrics\)\{\.spec-metrics-example\}", text)
+    assert links and all(button.startswith(link) for link in links), (links, button)
+
+
+def test_the_paragraph_over_the_simulation_says_its_settings_are_the_opening_ones(pages):
+    """Found by a cold read: "The simulation below runs … Qwen3-8B in bf16 on one H100 SXM … with
+    Qwen3-0.6B" over a simulation a shared link had set to a B200 and n-gram lookup. Static words
+    about the simulation's settings say they are where it opens."""
+    text = re.sub(r"\s+", " ", plain_text(pages["index.md"]))
+    [said] = re.findall(r"The simulation below runs this site's cost model\. (.*?(?:elsewhere|Two cost models))", text)
+    assert said.startswith("It opens on") and "a shared link" in said, said

@@ -214,6 +214,11 @@ class Reading:
     derived: dict = field(default_factory=dict)
 
     @property
+    def data_parallel(self) -> bool:
+        """Whether the text comes from several data-parallel engines (its load's note says so)."""
+        return any(DATA_PARALLEL in n for n in self.notes)
+
+    @property
     def draft_acceptance_rate(self) -> float | None:
         """Accepted per drafted token (vLLM V1's "Avg Draft acceptance rate", as a fraction)."""
         if self.num_draft_tokens and self.num_accepted_tokens is not None:

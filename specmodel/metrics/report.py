@@ -60,6 +60,10 @@ DYNAMIC_SD_SCHEDULE = ("one flag sets γ for every batch size of the table, each
                        "does not fit in memory")
 DYNAMIC_SD_LIMITS = ("vLLM's page says the feature was tested with EAGLE, EAGLE-3 and DFlash only, and that vLLM "
                      "turns it off under data parallelism (--data-parallel-size above 1)")
+# ... and in its place for a text from several data-parallel engines, where the flag would be off
+# (found by a cold read: offered beside the note that the text comes from two such engines)
+DYNAMIC_SD_OFF = ("no γ-by-load flag: your text comes from several data-parallel engines, and vLLM turns dynamic "
+                  "speculative decoding off under data parallelism; each engine runs the fixed γ above")
 
 
 def other_engine_note(source: str) -> str | None:
@@ -219,10 +223,11 @@ def thin_gains_text(batches: list[int], step_time_error: float) -> str:
             "the step times measured in vLLM: measure before relying on it there")
 
 
-def advice_text(advice: Advice, catalog: Catalog, step_time_error: float | None = None) -> str:
-    """The model's answer at the advice's state: speedups, where speculation stops paying, where
+def advice_text(advice: Advice, catalog: Catalog, step_time_error: float | None = None,
+                data_parallel: bool = False) -> str:
+    """The model's answer at the advice's state: speedups, where speculation pays and stops, where
     it pays by less than the cost model's ``step_time_error`` (thin_gains), the γ by batch size (no
-    γ where the load does not fit) and the flags."""
+    γ where the load does not fit) and the flags: no γ-by-load flag for ``data_parallel`` engines."""
     s = advice.state
     gpus = catalog.gpu_group(s.gpu, s.tp).label
     lines = [f"predictions of the {s.cost_model} cost model, not measurements: {catalog.targets[s.target].label} on "
@@ -274,7 +279,9 @@ def advice_text(advice: Advice, catalog: Catalog, step_time_error: float | None 
                      "memory")
     else:
         lines.append(f"no --speculative-config: at batch {s.batch} no γ beats plain decoding")
-    if advice.dynamic_speculative_config:
+    if advice.dynamic_speculative_config and data_parallel:
+        lines.append(DYNAMIC_SD_OFF)
+    elif advice.dynamic_speculative_config:
         lines.append(f"γ by load, with vLLM's dynamic speculative decoding ({DYNAMIC_SD_DOCS}): {DYNAMIC_SD_SCHEDULE}; "
                      f"{DYNAMIC_SD_LIMITS}:")
         lines.append(f"{tensor_parallel_flag(s)}--speculative-config '{json.dumps(advice.dynamic_speculative_config)}'")
@@ -284,4 +291,4 @@ def advice_text(advice: Advice, catalog: Catalog, step_time_error: float | None 
 def report(reading: Reading, fit: AcceptanceFit, advice: Advice, catalog: Catalog, notes=(),
            step_time_error: float | None = None) -> str:
     return "\n".join(reading_lines(reading) + [fit_line(fit, reading)] + [f"note: {note_text(n)}" for n in notes]
-                     + [advice_text(advice, catalog, step_time_error)])
+                     + [advice_text(advice, catalog, step_time_error, reading.data_parallel)])

@@ -376,3 +376,23 @@ def test_on_a_phone_focus_in_the_simulation_is_never_behind_its_headline(new_con
             hidden.append(f"{key} to {at['text']!r} at {round(at['top'])}–{round(at['bottom'])}: under the headline at {round(top)}–{round(bottom)}")
     assert stops >= 20, stops
     assert hidden == [], "\n".join(hidden)
+
+
+def test_a_data_tables_row_button_is_a_target_a_finger_can_hit(new_context):
+    """Found by a cold read on a phone: the button that opens a ladder row's state was its number,
+    8 × 22 px for "1". Every row button is at least 24 px each way (WCAG 2.5.8), 44 px where the
+    pointer is coarse."""
+    page = new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => document.querySelectorAll('.spec-table__open').length > 0")
+    sizes, coarse = page.evaluate("""() => {
+      for (const d of document.querySelectorAll('article details')) d.open = true;
+      return [[...document.querySelectorAll('.spec-table__open')].map((b) => {
+        const r = b.getBoundingClientRect(); return [b.textContent, r.width, r.height]; }),
+        matchMedia('(pointer: coarse)').matches];
+    }""")
+    least = 44 if coarse else 24
+    assert len(sizes) >= 11
+    small = [(t, round(w), round(h)) for t, w, h in sizes if w < least - 0.5 or h < least - 0.5]
+    assert small == [], (least, small)

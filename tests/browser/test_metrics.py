@@ -16,7 +16,7 @@ from specmodel import FIELDS
 from specmodel.metrics import MetricsInputError, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import batch_schedule
 from specmodel.metrics.fit import residual_decimals
-from specmodel.metrics.report import DYNAMIC_SD_LIMITS, DYNAMIC_SD_SCHEDULE, fit_note, note_text, other_engine_note
+from specmodel.metrics.report import DYNAMIC_SD_LIMITS, DYNAMIC_SD_OFF, DYNAMIC_SD_SCHEDULE, fit_note, note_text, other_engine_note
 from specmodel.metrics.parse import MAX_DRAFT_POSITIONS, MAX_RUNNING_REQUESTS, MAX_TEXT_CHARS, SPREAD_RATIO, Reading
 
 from .conftest import PageLog
@@ -256,7 +256,12 @@ def _check_answer_against_cli(page, cli: dict) -> None:
     before = f"--tensor-parallel-size {tp} " if tp > 1 else ""
     if advice["speculative_config"]:
         assert f"{before}--speculative-config '{json.dumps(advice['speculative_config'])}'" in flags
-    if advice["dynamic_speculative_config"]:
+    data_parallel = any("data-parallel engines each run their own batch" in n for n in cli["reading"]["notes"])
+    if advice["dynamic_speculative_config"] and data_parallel:
+        # vLLM turns the γ-by-load flag off under data parallelism (report.py DYNAMIC_SD_OFF)
+        assert len(flags) == (1 if advice["speculative_config"] else 0), flags
+        assert DYNAMIC_SD_OFF[0].upper() + DYNAMIC_SD_OFF[1:] + "." in answer, answer
+    elif advice["dynamic_speculative_config"]:
         assert f"{before}--speculative-config '{json.dumps(advice['dynamic_speculative_config'])}'" in flags
 
 
@@ -302,7 +307,7 @@ def test_each_text_is_answered_as_fit_metrics_site_grid_answers_it(home, names):
         assert (engine[0].upper() + engine[1:] + "." in answer) if engine else "llama.cpp" not in answer, name
         # the γ-by-load flag with what it does and vLLM's stated limits, as the command line says
         # them (found by a cold read: a verbless sentence, an unsourced "vLLM 0.24", no limits)
-        if cli["advice"]["dynamic_speculative_config"]:
+        if cli["advice"]["dynamic_speculative_config"] and DYNAMIC_SD_OFF[3:] not in answer:
             assert f"{DYNAMIC_SD_SCHEDULE}; {DYNAMIC_SD_LIMITS}:" in answer and "VLLM" not in answer, name
             assert "vLLM 0.24" not in answer
 

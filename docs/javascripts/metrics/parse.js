@@ -165,6 +165,10 @@ const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 const DATA_PARALLEL = "vLLM's data-parallel engines each run their own batch on their own GPUs: one engine's load is the " +
   "batch to price.";
 
+// parse.py Reading.data_parallel: the text comes from several data-parallel engines (its load's
+// note says so).
+export const dataParallel = (reading) => reading.notes.some((n) => n.includes(DATA_PARALLEL));
+
 const plural = (n, unit) => `${grouped(n)} ${unit}${n === 1 ? "" : "s"}`;
 
 // The note for lines or requests whose numbers of draft positions differ, k the one read (the most

@@ -6,7 +6,7 @@ import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
 import { availableValues, sameState, snap } from "../core/url-state.js";
 import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid, residualDecimals } from "../metrics/fit.js";
-import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, grouped, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
+import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, dataParallel, grouped, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
 import { gpusText } from "./controls.js";
 import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
@@ -23,6 +23,9 @@ const DYNAMIC_SD_SCHEDULE = "one flag sets γ for every batch size of the table,
   "of them (as the simulation rounds a load), with γ 0 (no drafting) where no γ pays or the load does not fit in memory";
 const DYNAMIC_SD_LIMITS = "vLLM's page says the feature was tested with EAGLE, EAGLE-3 and DFlash only, and that vLLM " +
   "turns it off under data parallelism (--data-parallel-size above 1)";
+// (report.py DYNAMIC_SD_OFF: for a text from several data-parallel engines, where the flag is off)
+const DYNAMIC_SD_OFF = "No γ-by-load flag: your text comes from several data-parallel engines, and vLLM turns dynamic " +
+  "speculative decoding off under data parallelism; each engine runs the fixed γ above.";
 
 function el(tag, text, attrs = {}) {
   const node = document.createElement(tag);
@@ -523,7 +526,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // that fits drafted at γ 2 for a reader's 100 requests, where the answer says no γ).
     const ks = rows.map((r) => (r.fits ? r.use : 0));
     const top = ks.length ? Math.max(...ks) : 0;
-    if (top > 0) {
+    if (top > 0 && dataParallel(fitted.reading)) nodes.push(el("p", DYNAMIC_SD_OFF));
+    else if (top > 0) {
       const flag = configFlag(data, { ...state, gamma: top });
       const config = flagObject(flag);
       config.num_speculative_tokens_per_batch_size = batchSchedule(rows.map((r) => r.batch), ks, manifest.axes.batch);
