@@ -4,7 +4,7 @@ A reader at 375 px saw "γ =" end one line and "17" begin the next (cold read 18
 filters already write a no-break space before a unit (formats.UNIT_SPACE); this joins a symbol,
 its "=" and its value ("γ = 4", "α = 0.75") the same way, in the prose only: code blocks and
 inline code keep the text a reader copies. A short name with a hyphen ("Qwen3-0.6B", "EAGLE-3",
-"n-gram") and a short piece of inline code with a space in it (`ĉ = 0`) are each kept on one line
+"n-gram") and a short piece of inline code with a space or a hyphen in it (`ĉ = 0`, `--context`) are each kept on one line
 by a span (cold read 20: "Llama-3.1-8B-" ending a line, "Instruct" beginning the next), the text
 unchanged. ``nobreak`` (a template filter) does the same for the amounts inside names and sources
 ("A100 SXM 80 GB").
@@ -43,7 +43,7 @@ _NOWRAP = '<span class="spec-nowrap">{}</span>'
 
 def keep_together(markdown: str) -> str:
     """``markdown`` with a no-break space on both sides of the "=" in "γ = 4", "α = 0.75" and
-    "B = 64", and short hyphenated names and short inline code with a space kept on one line,
+    "B = 64", and short hyphenated names and short inline code with a space or a hyphen kept on one line,
     outside the front matter, fenced code, <pre> blocks, headings, HTML tags, link destinations and
     addresses."""
     out = []
@@ -70,7 +70,12 @@ def keep_together(markdown: str) -> str:
             for m in _ASIDE.finditer(line):
                 parts.append(_join(line[last:m.start()], names=not table))
                 aside = m.group(0)
-                short_code = aside.startswith("`") and " " in aside and len(aside.strip("`")) <= SHORT_CODE_CHARS
+                code = aside.strip("`") if aside.startswith("`") else None
+                # (and a short option or name with a hyphen: `--context` broke after its first "-"
+                # on a phone, found by a cold read)
+                short_code = code is not None and (
+                    (" " in code and len(code) <= SHORT_CODE_CHARS)
+                    or ("-" in code and len(code) <= NAME_CHARS and not table))  # (a table's cells: as names)
                 parts.append(_NOWRAP.format(aside) if short_code else aside)
                 last = m.end()
             parts.append(_join(line[last:], names=not table))

@@ -321,8 +321,12 @@ def test_an_amount_keeps_its_unit_on_its_line(site):
     assert keep_together("one H100 SXM, 2 GPUs") == "one H100\u00a0SXM, 2\u00a0GPUs"
     assert keep_together("at γ = 4 and `γ = 4`") == 'at γ\u00a0=\u00a04 and <span class="spec-nowrap">`γ = 4`</span>'
     assert keep_together("the Qwen3-0.6B drafter, `fit-metrics` and [n-gram](?drafter=ngram-3){.explore}") == (
-        'the <span class="spec-nowrap">Qwen3-0.6B</span> drafter, `fit-metrics` and '
+        'the <span class="spec-nowrap">Qwen3-0.6B</span> drafter, <span class="spec-nowrap">`fit-metrics`</span> and '
         '[<span class="spec-nowrap">n-gram</span>](?drafter=ngram-3){.explore}')
+    # an option's two hyphens stay together (found by a cold read: "-" ending a line, "-context"
+    # beginning the next, on a phone); a long piece of code may still wrap
+    assert keep_together("give `--context` here") == 'give <span class="spec-nowrap">`--context`</span> here'
+    assert keep_together("`num_speculative_tokens_per_batch_size-x`") == "`num_speculative_tokens_per_batch_size-x`"
 
 
 def test_the_page_keeps_the_units_and_gpu_phrases_the_build_keeps():

@@ -6,7 +6,7 @@ import { DataError, loadManifest, loadState, lookup, prefetch } from "./core/dat
 import { useFormats } from "./core/format.js";
 import { datasetsFor, followsState } from "./core/rows.js";
 import { Store } from "./core/store.js";
-import { constrainState, parseQuery, sameState, serializeQuery } from "./core/url-state.js";
+import { constrainState, defaultState, parseQuery, sameState, serializeQuery } from "./core/url-state.js";
 import { mountAnnouncer } from "./views/announce.js";
 import { mountBar } from "./views/bar.js";
 import { chartsSettled, mountCharts, stopCharts, updateCharts } from "./views/charts.js";
@@ -132,6 +132,7 @@ class Page {
       this.replaceUrl(state);
       if (corrected > 0) this.bar?.corrected();
     }
+    if (this.sim && !sameState(state, defaultState(this.manifest))) this.bar?.linked();
     this.state$.set(state);
   }
 

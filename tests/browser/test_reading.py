@@ -483,9 +483,20 @@ def test_the_bar_sits_over_the_text_and_keeps_each_value_with_its_label(new_cont
         .map((e) => e.textContent.trim().slice(0, 40));
     }""")
     assert covered == [], covered
-    # Before the reader reaches the simulation, the page's opening is not about a state: no bar.
+    # A shared link's state shows from the top, over the opening's prose about the starting
+    # state (found by a cold read: nothing of the link's state until past the simulation).
+    page.evaluate("() => scrollTo(0, 0)")
+    page.wait_for_function("() => !document.querySelector('#simulation [data-bar]').hidden")
+
+
+def test_the_starting_page_has_no_bar_before_the_simulation(page):
+    # Before the reader reaches the simulation, the opening is about the starting state: no bar.
+    page.goto("/")
+    wait_rendered(page, "")
     page.evaluate("() => scrollTo(0, 0)")
     page.wait_for_function("() => document.querySelector('#simulation [data-bar]').hidden")
+    page.evaluate("() => scrollTo(0, document.querySelector('#simulation').getBoundingClientRect().bottom + scrollY + 200)")
+    page.wait_for_function("() => !document.querySelector('#simulation [data-bar]').hidden")
 
 
 # Per chart: the height of its live view, and of its picture, shown for a moment in its place.

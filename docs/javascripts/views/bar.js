@@ -62,7 +62,8 @@ export function mountBar(sim) {
   };
   const resized = new ResizeObserver(clear);
   resized.observe(bar);
-  // Not before the reader reaches the simulation: the page's opening is not yet about a state.
+  // Not before the reader reaches the simulation, the page's opening being about the starting
+  // state, unless a link or a click elsewhere set another (linked, changed, corrected).
   const show = () => {
     // Never two verdicts on screen: in the lower part of the simulation a phone shows the panel's
     // sticky headline (spec.css), and the bar would repeat it.
@@ -150,6 +151,13 @@ export function mountBar(sim) {
     corrected() {
       if (!note) return;
       note.hidden = false;
+      touched = true;
+      show();
+    },
+    // The page opened on a link's state: shown from the top, where the opening's prose is about
+    // the starting state (found by a cold read: a shared link showed nothing of its state until
+    // the reader had scrolled past the simulation).
+    linked() {
       touched = true;
       show();
     },
