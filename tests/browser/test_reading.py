@@ -8,7 +8,7 @@ import re
 import pytest
 
 from generator.filters import FILTERS
-from .site_helpers import manifest, mismatches, page_readouts, wait_rendered
+from .site_helpers import manifest, mismatches, page_readouts, show, wait_rendered
 
 pytestmark = pytest.mark.browser
 
@@ -466,6 +466,14 @@ def test_the_bar_sits_over_the_text_and_keeps_each_value_with_its_label(new_cont
     pairs = page.evaluate(BAR_PAIRS)
     assert {label for label, _, _ in pairs} >= {"γ", "α", "seq", "tokens"}, pairs
     assert all(same for _, _, same in pairs), pairs
+    # and each value on one line, a hyphenated name included ("n-gram prompt lookup" broke after "n-")
+    for query in ("", "?gpu=b200&context=8192&drafter=ngram"):
+        if query:
+            show(page, query)
+        page.wait_for_selector("#simulation [data-bar]:not([hidden])")
+        split = page.evaluate("""() => [...document.querySelectorAll('#simulation .spec-bar__state [data-output]')]
+          .filter((o) => o.getClientRects().length > 1).map((o) => o.textContent)""")
+        assert split == [], (query, split)
     # At the very end, the last footnote and the footer scroll clear of the bar.
     # (at the end indeed: under load a chart still being drawn can grow the page after the scroll)
     page.wait_for_function("""() => { const end = document.documentElement.scrollHeight;
