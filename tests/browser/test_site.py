@@ -306,3 +306,15 @@ def test_the_pages_formats_never_write_a_speedup_that_is_not_one_as_one_and_keep
     for text, cell in written["ties"]:
         if text.endswith("µs"):
             assert float(text.split()[0].replace(",", "")) == pytest.approx(1000 * float(cell.split()[0])), (text, cell)
+
+
+def test_no_two_elements_share_an_id(page, page_log):
+    """Found by a cold read: the theme named each code block of the simulation's vLLM view after
+    the closest element with an id, "__code_simulation", three times. Every id is one element's,
+    on both pages, once the theme and the page's scripts have run."""
+    for path in ("/", "/model/"):
+        page.goto(path)
+        page.wait_for_function("() => document.querySelectorAll('pre[id^=\"__code_\"]').length > 0")
+        repeated = page.evaluate("""() => { const seen = {}; for (const e of document.querySelectorAll('[id]')) seen[e.id] = (seen[e.id] || 0) + 1;
+          return Object.entries(seen).filter(([, n]) => n > 1); }""")
+        assert repeated == [], (path, repeated)
