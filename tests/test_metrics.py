@@ -791,3 +791,20 @@ def test_at_the_first_load_that_does_not_pay_the_answer_says_where_it_does():
     assert out.returncode == 0, out.stderr
     assert "  speculation pays only at batch 1–16 (at its best γ)\n" in out.stdout, out.stdout
     assert "stops paying" not in out.stdout
+
+
+def test_a_gamma_the_answer_does_not_recommend_gets_no_caution_to_measure_it():
+    """Found by a cold read: at 64 sequences "best γ … 2 (0.9x×), slower than plain decoding",
+    "use γ 0", and still "measure before trusting γ = 2". The caution is for a γ the answer
+    recommends."""
+    from specmodel.metrics.report import advice_text
+    from specmodel import default_catalog
+    fit = fit_acceptance(parse_metrics((DATA / "v1-gamma1.log").read_text()), FIELDS["alpha"].grid)
+    said = {}
+    for batch in FIELDS["batch"].grid:
+        advice = advise(State(batch=batch), fit)
+        text = advice_text(advice, default_catalog())
+        if advice.best_gamma > fit.gamma:
+            said[batch] = ("measure before trusting" in text, bool(advice.recommended_gamma))
+    assert said and all(caution == recommended for caution, recommended in said.values()), said
+    assert {recommended for _, recommended in said.values()} == {True, False}, said

@@ -258,7 +258,9 @@ def advice_text(advice: Advice, catalog: Catalog, step_time_error: float | None 
         lines.append(f"  {thin_gains_text(thin, step_time_error)}")
     if advice.best_gamma == max(FIELDS["gamma"].grid):
         lines.append(f"  (γ = {advice.best_gamma} is the largest searched: the best may lie further)")
-    if advice.best_gamma > s.gamma:
+    # (only for a γ the answer recommends: found by a cold read, "measure before trusting γ = 2"
+    # beside "use γ 0", γ = 2 being slower than plain decoding)
+    if advice.best_gamma > s.gamma and advice.recommended_gamma:
         lines.append(f"  (positions past the {s.gamma} the text measured are the fitted shape carried on: "
                      f"measure before trusting γ = {advice.best_gamma})")
     note = extrapolation_note(s, catalog)

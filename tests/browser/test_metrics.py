@@ -231,6 +231,10 @@ def _check_answer_against_cli(page, cli: dict) -> None:
         assert f"Speculation pays only at {listed} sequences, at its best γ." in answer, answer
     else:
         assert "pays only at" not in answer, answer
+    # a caution to measure a γ is for a γ the answer recommends (found by a cold read: beside "use γ 0")
+    here_row = next(r for r in advice["schedule"] if r["batch"] == advice["state"]["batch"])
+    if "measure before trusting" in answer:
+        assert here_row["recommended_gamma"], answer
     stops = re.search(r"stops paying at ([\d,]+) sequences", answer)
     if stops:
         at = int(stops[1].replace(",", ""))

@@ -486,7 +486,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (thin.length) list.append(el("li", thinGainsText(thin, error)));
     const topGamma = Math.max(...manifest.axes.gamma);
     if (here.best === topGamma) list.append(el("li", `γ = ${topGamma} is the largest the model searched: the best may lie further.`));
-    if (here.best > fit.gamma && state.gamma === fit.gamma) {
+    // (only for a γ the answer recommends: report.py, the same rule)
+    if (here.best > fit.gamma && state.gamma === fit.gamma && here.use > 0) {
       list.append(el("li", `Positions past the ${fit.gamma} your text measured are the fitted shape carried on: measure before trusting γ = ${here.best}.`));
     }
     nodes.push(list);
