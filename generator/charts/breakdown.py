@@ -63,13 +63,13 @@ def spec(context: dict) -> dict:
     steps = context["labels"]["step_kind"]
     parts = list(STEP_PARTS)
     base = alt.Chart(source(NAME)).transform_calculate(total_ms="datum.total_s * 1000")
-    # A part too short to be seen, under two pixels, is left out of the bars, and so out of the
-    # legend, which lists what is drawn (found by cold reads: "weight matmuls at bandwidth" listed
-    # at 0.016 ms of a 295 ms bar; two 1-px parts no reader could find); the data table keeps every part.
+    # A part too short to draw a pixel is left out of the bars, and so out of the legend, which
+    # lists what is drawn (found by a cold read: "weight matmuls at bandwidth" listed at 0.016 ms
+    # of a 295 ms bar); the data table keeps every part.
     stacked = base.transform_joinaggregate(longest_s="max(total_s)").transform_fold(parts, as_=["part", "seconds"]).transform_filter(
         # (a chart not laid out yet, 0 px wide, keeps every part: an empty stack gave Vega an
         # infinite extent, found by a fresh-clone run's full-page screenshots)
-        f"datum.seconds > 0 && (width <= {LABEL_ROOM + 1} || datum.seconds / datum.longest_s * (width - {LABEL_ROOM}) >= 2)"
+        f"datum.seconds > 0 && (width <= {LABEL_ROOM + 1} || datum.seconds / datum.longest_s * (width - {LABEL_ROOM}) >= 1)"
     ).transform_calculate(
         ms="datum.seconds * 1000", part_name=label_expr(LEGEND, "datum.part"),
         shown=duration_text("datum.seconds"),

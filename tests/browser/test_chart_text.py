@@ -109,11 +109,11 @@ LEGENDS = """() => [...document.querySelectorAll('.spec-chart.is-live')].map(cha
       const label = p.closest('.role-legend-symbol').parentElement.querySelector('.role-legend-label text')?.textContent || '';
       return [label, paint(p)[0] || ''];
     }));
-  // a bar narrower than two pixels is not seen (found by cold reads: a 0.016 ms part of a 295 ms
-  // bar in the legend; two 1-px parts); a line or a point, at any length
+  // a bar narrower than a pixel is not seen (found by a cold read: a 0.016 ms part of a 295 ms
+  // bar in the legend); a line or a point, at any length
   const seen = (e) => {
     const r = e.getBoundingClientRect();
-    return e.closest('.mark-rect') ? r.width >= 1.5 && r.height >= 1.5 : true;
+    return e.closest('.mark-rect') ? r.width >= 1 && r.height >= 1 : true;
   };
   const marks = [...svg.querySelectorAll('.role-mark')].filter(g => !g.closest('.role-legend'))
     .flatMap(g => [...g.children].filter(seen).flatMap(paint));
