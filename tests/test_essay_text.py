@@ -245,12 +245,12 @@ TERMS = {
     "index.md": [
         ("tensor cores", r"the tensor cores, the GPU's units for arithmetic"),
         ("KV cache", r"its KV cache \(the keys and values every earlier token left"),
-        ("γ", r"tokens it guesses per iteration, one round of guessing and checking \(γ,"),
+        ("γ", r"tokens it guesses per iteration \(γ,"),
         # (found by a cold read too: "pass", "batch" and "iteration" in the opening, the first two
         # explained two paragraphs on, the last nowhere)
         ("pass", r"each pass \(one run of the model over every sequence"),
         ("batch", r"A bigger batch \(more sequences decoded together\)"),
-        ("iteration", r"per iteration, one round of guessing and checking"),
+        ("iteration", r"per iteration \(γ, [^)]*; an iteration is one round of guessing and checking\)"),
         ("α", r"accepts its guesses as often as the simulation assumes by default \(at a rate α ="),
         ("launch floor", r"a \*launch floor\*, a least time every pass takes"),
         ("all-reduce", r"an \*all-reduce\* sums"),
