@@ -20,7 +20,6 @@ import { fitWideTables } from "./views/wide-tables.js";
 import { keepPhrasesWhole } from "./views/names.js";
 import { ReadingAnchor } from "./views/reading-anchor.js";
 import { claimPopState, installSectionLinks, sectionNamed } from "./views/section-links.js";
-import { holdPageWhileSearchTyping } from "./views/search-field.js";
 import { setText } from "./views/dom.js";
 import { renderTokenRow } from "./views/tokens.js";
 import { configFlag, engineLogLine } from "./views/vllm.js";
@@ -695,7 +694,6 @@ export function installHistory() {
   }, { passive: true });
   addEventListener("pagehide", () => page?.recordReading());
   installSectionLinks();
-  holdPageWhileSearchTyping();
   // Returns whether the event was ours alone (see head.js).
   const onPopState = () => {
     if (claimPopState()) {
