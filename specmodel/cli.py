@@ -32,7 +32,7 @@ from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
 from .metrics.parse import grouped
-from .metrics.report import held_shape_note, no_load, other_engine_note, reading_lines, report, thin_gains
+from .metrics.report import held_shape_note, named_models_text, no_load, other_engine_note, reading_lines, report, thin_gains
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -256,6 +256,10 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     if values["drafter"] is None:
         values["drafter"] = catalog.default_drafter_for(values["target"])
         notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")
+    named = named_models_text(reading, catalog.targets[values["target"]].label)
+    if named:
+        notes.append(f"target {values['target']}: the text names the model {named} (its model_name label), not "
+                     f"{catalog.targets[values['target']].label}; --target sets the target priced")
     engine_note = other_engine_note(reading.source)
     if engine_note:
         notes.append(engine_note)

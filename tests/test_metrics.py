@@ -808,3 +808,22 @@ def test_a_gamma_the_answer_does_not_recommend_gets_no_caution_to_measure_it():
             said[batch] = ("measure before trusting" in text, bool(advice.recommended_gamma))
     assert said and all(caution == recommended for caution, recommended in said.values()), said
     assert {recommended for _, recommended in said.values()} == {True, False}, said
+
+
+def test_a_scrape_naming_another_model_says_which_target_the_answer_prices():
+    """Found by a cold read: a scrape whose samples name meta-llama/Llama-3.3-70B-Instruct (vLLM's
+    model_name label) was priced as Qwen3-8B, the default target, and nothing said so. A scrape
+    naming the target priced, or a log line (which names no model), gets no such note."""
+    other = (DATA / "prometheus-another-model.txt").read_text()
+    assert parse_metrics(other).model_names == ("meta-llama/Llama-3.3-70B-Instruct",)
+    note = ("note: target qwen3-8b: the text names the model 'meta-llama/Llama-3.3-70B-Instruct' (its model_name label), "
+            "not Qwen3-8B; --target sets the target priced")
+    assert note in _cli("-", stdin=other).stdout
+    assert "model_name" not in _cli("-", "--target", "llama-3.3-70b-instruct", stdin=other).stdout
+    assert parse_metrics((DATA / "prometheus-one.txt").read_text()).model_names == ("Qwen/Qwen3-8B",)
+    assert "model_name" not in _cli(str(DATA / "prometheus-one.txt")).stdout
+    assert parse_metrics((DATA / "v1-ngram.log").read_text()).model_names == ()
+    # a served name without its organisation is the model's too; a long one is cut
+    assert "model_name" not in _cli("-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", "qwen3-8b")).stdout
+    long = "x" * 80
+    assert f"the model '{'x' * 60}…' (its" in _cli("-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", long)).stdout

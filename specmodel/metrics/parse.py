@@ -48,6 +48,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import partial
 
 from ..errors import ModelInputError
 from ..fields import FIELDS
@@ -196,7 +197,9 @@ class Reading:
     so that what the text says is shown beside what was made of it (a cold read found "2.6" shown
     for a line printing "2.60"). ``derived``: how each count or mean the
     text does not print was worked out, by field name (found once: "drafts 617" and "mean acceptance
-    length 3.610" shown as the text's, for a line printing neither).
+    length 3.610" shown as the text's, for a line printing neither). ``model_names``: the models a
+    Prometheus text's samples name (vLLM's ``model_name`` label), sorted; empty for the log formats,
+    which name none.
     """
 
     source: str
@@ -212,6 +215,7 @@ class Reading:
     notes: tuple[str, ...] = field(default_factory=tuple)
     printed_mean_acceptance_length: str | None = None
     derived: dict = field(default_factory=dict)
+    model_names: tuple[str, ...] = ()
 
     @property
     def data_parallel(self) -> bool:
@@ -232,7 +236,8 @@ class Reading:
                 "per_position_acceptance": list(self.per_position_acceptance) if self.per_position_acceptance else None,
                 "running_requests": self.running_requests, "draft_acceptance_rate": self.draft_acceptance_rate,
                 "v0_draft_acceptance_rate": self.v0_draft_acceptance_rate, "notes": list(self.notes),
-                "printed_mean_acceptance_length": self.printed_mean_acceptance_length, "derived": dict(self.derived)}
+                "printed_mean_acceptance_length": self.printed_mean_acceptance_length, "derived": dict(self.derived),
+                "model_names": list(self.model_names)}
 
 
 # --- vLLM V1 log lines ------------------------------------------------------------------------
@@ -678,16 +683,18 @@ def _prom_value(text: str) -> float | None:
 _COUNT = "a number from 0 up (a count)"
 
 
-def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict]:
+def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
     """Split the samples into scrapes (a series seen again starts the next scrape); each scrape maps
     (metric, position) → value summed over the other labels. Also: each metric's name as the text
-    writes it, for the refusals. A value that is not a count (NaN, ±Inf, negative, not a number)
+    writes it, for the refusals, and the models its samples name (vLLM's ``model_name`` label, the
+    served model's name), sorted. A value that is not a count (NaN, ±Inf, negative, not a number)
     is refused: read as 0 it became "no drafts"."""
     scrapes: list[dict] = []
     seen: set = set()
     current: dict = {}
     prefix = ""
     names: dict = {}
+    models: set = set()
     for line in lines:
         if line.lstrip().startswith("#"):
             continue
@@ -705,6 +712,8 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict]:
         prefix = prefix or named[0]
         names.setdefault(named[1], m.group(1))
         labels = dict(_LABEL.findall(m.group(2) or ""))
+        if labels.get("model_name"):
+            models.add(labels["model_name"])
         position = labels.get("position", "")
         if named[1] == "spec_decode_num_accepted_tokens_per_pos" and not re.fullmatch("[0-9]+", position):
             problem = (f"position={_quoted(labels['position'])} is not a position" if "position" in labels
@@ -720,7 +729,7 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict]:
         current[key] = current.get(key, 0.0) + value
     if current:
         scrapes.append(current)
-    return prefix, scrapes, names
+    return prefix, scrapes, names, tuple(sorted(models))
 
 
 def _check_window(names: dict, drafts: float, drafted: float | None, accepted: float | None,
@@ -761,10 +770,12 @@ def _went_down(before: dict, after: dict) -> bool:
 
 
 def _read_prometheus(lines: list[str]) -> Reading | None:
-    prefix, scrapes, names = _scrapes(lines)
+    prefix, scrapes, names, models = _scrapes(lines)
     if not scrapes:  # no sample of ours
         return None
     source = "Prometheus (vLLM)" if prefix == "vllm" else "Prometheus (llama.cpp)"
+    # every reading of this text says which models it names (a report says where the answer prices another)
+    reading = partial(Reading, model_names=models)
     notes: list[str] = []
     last = scrapes[-1]
     gauges = [v for k, v in last.items() if k[0] == "num_requests_running"]
@@ -796,18 +807,18 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     positions = sorted((int(k[1]), v) for k, v in values.items()
                        if k[0] == "spec_decode_num_accepted_tokens_per_pos" and k[1] is not None and k[1].isdigit())
     if ("spec_decode_num_emitted_tokens", None) in values and drafts is None:
-        return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
+        return reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
             "This is a vLLM V0 scrape, whose spec_decode counters add their own running totals again at every "
             "export (vLLM pull request #15415); give V0's 'Speculative metrics:' log line instead."]))
     if drafts is None and drafted is None and accepted is None:
-        return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
+        return reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
             "The scrape has no spec_decode counters: the server is not speculating, or these are another "
             "server's metrics."]))
     if any(v < 0 for v in values.values()):
-        return Reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
+        return reading(source, len(scrapes), running_requests=running, notes=tuple(notes + [
             "The counters went down between the scrapes: the server restarted; give two scrapes of one run."]))
     if not drafts:
-        return Reading(source, len(scrapes), num_drafts=drafts, num_draft_tokens=drafted, num_accepted_tokens=accepted,
+        return reading(source, len(scrapes), num_drafts=drafts, num_draft_tokens=drafted, num_accepted_tokens=accepted,
                        running_requests=running, notes=tuple(notes + [
                            "The counters show no drafts (num_drafts is missing or did not move): nothing was "
                            "speculated in this window."]))
@@ -821,7 +832,7 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
         why = "vLLM before 0.8.5" if prefix == "vllm" else "llama.cpp before its first finished speculative request"
         notes.append(f"No per-position counters ({why}), so the shape of acceptance cannot be told.")
     mean = 1 + accepted / drafts if accepted is not None else None
-    return Reading(source, len(scrapes), gamma=gamma, num_drafts=drafts, num_draft_tokens=drafted,
+    return reading(source, len(scrapes), gamma=gamma, num_drafts=drafts, num_draft_tokens=drafted,
                    num_accepted_tokens=accepted, mean_acceptance_length=mean, per_position_acceptance=per_pos,
                    running_requests=running, notes=tuple(notes),
                    derived={"mean_acceptance_length": "1 + accepted / drafts"} if mean is not None else {})

@@ -77,6 +77,23 @@ def other_engine_note(source: str) -> str | None:
             "to, and its flags are vLLM's: llama-server sets the tokens it drafts with --draft-max")
 
 
+# How much of a served model's name a note quotes.
+MODEL_NAME_CHARS = 60
+
+
+def named_models_text(reading: Reading, target_label: str) -> str | None:
+    """The models a Prometheus text names where none is the target the answer prices, as a list
+    ("'meta-llama/Llama-3.3-70B-Instruct'", names over MODEL_NAME_CHARS characters cut with "…");
+    None where the text names none, or names the target (its ``model_name``, a Hugging Face id
+    or the id's last part, equal to the catalog's label but for case; the labels are those ids'
+    last parts). Found by a cold read: a scrape of another model priced as Qwen3-8B, unsaid.
+    views/metrics.js namedModels says it in the page's words."""
+    names = reading.model_names
+    if not names or any(n.rsplit("/", 1)[-1].lower() == target_label.lower() for n in names):
+        return None
+    return ", ".join("'" + (n[:MODEL_NAME_CHARS] + "…" if len(n) > MODEL_NAME_CHARS else n) + "'" for n in names)
+
+
 def held_shape_note(fit: AcceptanceFit, shape: str) -> str:
     """Why --site-grid prices ``shape``, not the fit's best: the site's data for the configuration
     hold only other shapes (advice.held_shape); the page's words (views/metrics.js), its shape

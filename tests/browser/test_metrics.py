@@ -101,6 +101,7 @@ def test_the_page_reads_and_fits_each_text_as_the_command_line_does(modules_page
         assert page_reading[key] == getattr(reading, key), key
     assert page_reading["notes"] == list(reading.notes)
     assert page_reading["derived"] == reading.derived
+    assert page_reading["model_names"] == list(reading.model_names)
     assert page_reading["printed_mean_acceptance_length"] == reading.printed_mean_acceptance_length
     for key in ("num_drafts", "num_draft_tokens", "num_accepted_tokens", "mean_acceptance_length", "running_requests",
                 "v0_draft_acceptance_rate"):
@@ -344,6 +345,30 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     home.wait_for_function("() => [...document.querySelectorAll('[data-metrics-answer] pre code')].length > 0"
                            " && [...document.querySelectorAll('[data-metrics-answer] pre code')]"
                            ".every(c => c.textContent.startsWith('--tensor-parallel-size 4 --speculative-config'))")
+
+
+def test_a_scrape_naming_another_model_says_which_target_the_answer_prices(home):
+    """Found by a cold read: a scrape of meta-llama/Llama-3.3-70B-Instruct (its model_name label)
+    was priced as Qwen3-8B, unsaid. The answer says so; once the reader sets that target under
+    "Your deployment" the note goes, and the page reads the names as the command line does."""
+    text = (DATA / "prometheus-another-model.txt").read_text()
+    _paste(home, text)
+    answer = home.locator("[data-metrics-answer]")
+    said = ("The text names the model 'meta-llama/Llama-3.3-70B-Instruct' (its model_name label); the answer prices "
+            "Qwen3-8B. Set yours under “Your deployment”.")
+    assert said in answer.inner_text().replace("\u00a0", " ")
+    assert "target qwen3-8b: the text names the model 'meta-llama/Llama-3.3-70B-Instruct'" in _cli_text(stdin=text)
+    home.select_option("#metrics-target", "qwen3-14b")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Qwen3-14B on')")
+    assert ("the answer prices Qwen3-14B, as set under “Your deployment”." in answer.inner_text().replace("\u00a0", " "))
+    home.select_option("#metrics-target", "llama-3.3-70b-instruct")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.3-70B-Instruct on')")
+    assert "model_name" not in answer.inner_text()
+    # a scrape of the target priced says nothing of it
+    home.goto("/")
+    wait_rendered(home, "")
+    _paste(home, (DATA / "prometheus-one.txt").read_text())
+    assert "Qwen3-8B on" in answer.inner_text() and "model_name" not in answer.inner_text()
 
 
 def test_a_load_the_reader_sets_replaces_the_texts_in_the_answer(home):

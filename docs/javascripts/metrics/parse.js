@@ -201,6 +201,8 @@ function reading(source, records, fields = {}) {
     // the text does not print was worked out, by field
     printed_mean_acceptance_length: null,
     derived: {},
+    // the models a Prometheus text's samples name (vLLM's model_name label), sorted
+    model_names: [],
     ...fields,
   };
 }
@@ -642,7 +644,8 @@ function isSample(line) {
 
 const COUNT = "a number from 0 up (a count)";
 
-// Also returns each metric's name as the text writes it, for the refusals. A value that is not a
+// Also returns each metric's name as the text writes it, for the refusals, and the models its
+// samples name (vLLM's model_name label), sorted as parse.py sorts them. A value that is not a
 // count (NaN, ±Inf, negative, not a number) is refused: read as 0 it became "no drafts".
 function scrapes(lines) {
   const out = [];
@@ -650,6 +653,7 @@ function scrapes(lines) {
   let current = new Map();
   let prefix = "";
   const names = new Map();
+  const models = new Set();
   for (const line of lines) {
     if (line.trimStart().startsWith("#")) continue;
     const m = SAMPLE.exec(line);
@@ -662,6 +666,7 @@ function scrapes(lines) {
     prefix = prefix || named[0];
     if (!names.has(named[1])) names.set(named[1], m[1]);
     const labels = Object.fromEntries([...(m[2] ?? "").matchAll(LABEL)].map((x) => [x[1], x[2]]));
+    if (labels.model_name) models.add(labels.model_name);
     if (named[1] === "spec_decode_num_accepted_tokens_per_pos" && !/^[0-9]+$/.test(labels.position ?? "")) {
       const problem = "position" in labels ? `position=${quoted(labels.position)} is not a position` : "a sample without a position label";
       throw new ImpossibleMetricsError(m[1], problem, 'a position="0", "1", … label on every sample');
@@ -678,7 +683,8 @@ function scrapes(lines) {
     current.set(key, (current.get(key) ?? 0) + value);
   }
   if (current.size) out.push(current);
-  return { prefix, scrapes: out, names };
+  // (code-point order, as Python's sorted: not localeCompare)
+  return { prefix, scrapes: out, names, models: [...models].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
 }
 
 // Counts over one window that cannot be: more accepted tokens than drafted, drafts of more
@@ -724,9 +730,11 @@ function wentDown(before, after) {
 }
 
 function readPrometheus(lines) {
-  const { prefix, scrapes: all, names } = scrapes(lines);
+  const { prefix, scrapes: all, names, models } = scrapes(lines);
   if (all.length === 0) return null; // no sample of ours
   const source = prefix === "vllm" ? "Prometheus (vLLM)" : "Prometheus (llama.cpp)";
+  // every reading of this text says which models it names (the answer says where it prices another)
+  const read = (records, fields) => reading(source, records, { ...fields, model_names: models });
   const notes = [];
   const last = all[all.length - 1];
   const gauges = [...last].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
@@ -767,23 +775,23 @@ function readPrometheus(lines) {
       "This is a vLLM V0 scrape, whose spec_decode counters add their own running totals again at every export " +
         "(vLLM pull request #15415); give V0's 'Speculative metrics:' log line instead.",
     );
-    return reading(source, all.length, { running_requests: running, notes });
+    return read(all.length, { running_requests: running, notes });
   }
   if (drafts === null && drafted === null && accepted === null) {
     notes.push(
       "The scrape has no spec_decode counters: the server is not speculating, or these are another server's metrics.",
     );
-    return reading(source, all.length, { running_requests: running, notes });
+    return read(all.length, { running_requests: running, notes });
   }
   if ([...values.values()].some((v) => v < 0)) {
     notes.push("The counters went down between the scrapes: the server restarted; give two scrapes of one run.");
-    return reading(source, all.length, { running_requests: running, notes });
+    return read(all.length, { running_requests: running, notes });
   }
   if (!drafts) {
     notes.push(
       "The counters show no drafts (num_drafts is missing or did not move): nothing was speculated in this window.",
     );
-    return reading(source, all.length, {
+    return read(all.length, {
       num_drafts: drafts,
       num_draft_tokens: drafted,
       num_accepted_tokens: accepted,
@@ -798,7 +806,7 @@ function readPrometheus(lines) {
     const why = prefix === "vllm" ? "vLLM before 0.8.5" : "llama.cpp before its first finished speculative request";
     notes.push(`No per-position counters (${why}), so the shape of acceptance cannot be told.`);
   }
-  return reading(source, all.length, {
+  return read(all.length, {
     gamma: positions.length ? positions.length : drafted ? Math.round(drafted / drafts) : null,
     num_drafts: drafts,
     num_draft_tokens: drafted,

@@ -133,6 +133,20 @@ export function otherEngineNote(source) {
     "to, and its flags are vLLM's: llama-server sets the tokens it drafts with --draft-max";
 }
 
+// The models a Prometheus text names where none is the target priced, quoted (report.py
+// named_models_text: a Hugging Face id or its last part, against the label, which is that part);
+// null where it names none or the target. Found by a cold read: another model's scrape priced as
+// Qwen3-8B, unsaid.
+const MODEL_NAME_CHARS = 60;
+
+export function namedModels(reading, targetLabel) {
+  const names = reading.model_names ?? [];
+  const target = targetLabel.toLowerCase();
+  if (names.length === 0 || names.some((n) => n.split("/").pop().toLowerCase() === target)) return null;
+  const cut = (n) => ([...n].length > MODEL_NAME_CHARS ? `${[...n].slice(0, MODEL_NAME_CHARS).join("")}…` : n);
+  return names.map((n) => `'${cut(n)}'`).join(", ");
+}
+
 // report.py thin_gains: the loads that fit at which speculation pays by less than the cost
 // model's median error on measured step times (the manifest's step_time_error, as fit-metrics
 // computes it): gains the model cannot tell from none (found by a cold read: "pays at every
@@ -442,6 +456,12 @@ export function mountMetrics(root, manifest, { apply, current }) {
       nodes.push(el("p", setByReader("drafter")
         ? `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}, as set under “Your deployment”.`
         : `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
+    }
+    const named = namedModels(fitted.reading, labels.target[state.target]);
+    if (named) {
+      const told = `The text names the model ${named} (its model_name label); the answer prices ${labels.target[state.target]}`;
+      nodes.push(el("p", setByReader("target") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
+        { class: "spec-metrics__warn" }));
     }
     const running = fitted.reading.running_requests;
     // the text's load, once the reader has set another under "Your deployment", is theirs no more
