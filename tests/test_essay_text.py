@@ -267,6 +267,10 @@ TERMS = {
         ("drafter", r"a small model, the \*drafter\*"),
         ("engine", r"serving engine \(the software that batches requests"),
         ("vLLM", r"vLLM, a widely used open-source serving engine"),
+        # (found by a cold read: "the cost model the page starts from" a paragraph before saying
+        # what a cost model is, and the ladder's rungs before the figure or a word on it)
+        ("cost model", r"a \*cost model\*, arithmetic that prices each pass"),
+        ("(?:ladder|rung)", r"the ladder \(the chart of the speedup at every batch size, a rung for each\)"),
     ],
     "model.md": [
         ("tensor[ -]parallel", r"tensor parallelism \(one model split across several GPUs"),

@@ -127,11 +127,18 @@ class Page {
     this.shown$.subscribe((shown) => this.render(shown));
     // A corrected URL is rewritten, so a link copied from the address bar is the state shown; so
     // is one written another way ("?gpu=H200", a target without the drafter its data imply).
-    if (this.sim && (notes.length > 0 || location.search !== serializeQuery(state, this.manifest))) {
-      this.replaceUrl(state);
-      if (corrected > 0) this.bar?.corrected();
+    if (this.sim && (notes.length > 0 || location.search !== serializeQuery(state, this.manifest))) this.replaceUrl(state);
+    // The bar tells of a link's state, and of its correction, once the state is drawn (found by a
+    // cold read: for 0.4 s after the page loaded it pointed to a note under a simulation not drawn
+    // yet); not if the reader has set another meanwhile.
+    const linked = this.sim && !sameState(state, defaultState(this.manifest));
+    if (corrected > 0 || linked) {
+      this.firstRender.then(() => {
+        if (page !== this || !sameState(this.committed, state)) return;
+        if (corrected > 0) this.bar?.corrected();
+        if (linked) this.bar?.linked();
+      });
     }
-    if (this.sim && !sameState(state, defaultState(this.manifest))) this.bar?.linked();
     this.state$.set(state);
   }
 

@@ -398,6 +398,20 @@ def test_a_data_tables_row_button_is_a_target_a_finger_can_hit(new_context):
     assert small == [], (least, small)
 
 
+def test_the_decision_maps_cells_are_targets_a_finger_can_hit(new_context):
+    """Found by a cold read on a phone: the decision map's cells, each a link to its state, were
+    33 x 23 px. Each is at least 24 px each way (WCAG 2.5.8's minimum target size)."""
+    page = new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    cells = ".spec-chart[data-chart=decision] .spec-chart__view svg .mark-rect path"
+    page.wait_for_function("sel => document.querySelectorAll(sel).length > 0", arg=cells, timeout=60_000)
+    sizes = page.evaluate("""sel => [...document.querySelectorAll(sel)].map((p) => p.getBoundingClientRect())
+      .filter((r) => r.width > 0).map((r) => [r.width, r.height])""", cells)
+    assert len(sizes) >= 3 * 7 * 11
+    assert min(min(w, h) for w, h in sizes) >= 24, (min(w for w, _ in sizes), min(h for _, h in sizes))
+
+
 def test_a_tap_anywhere_on_a_data_tables_card_opens_its_state(new_context):
     """Found by a cold read on a phone: a data table shown as cards set the state only from the
     number in each card's first cell; a tap on the rest of the card did nothing."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -399,6 +400,41 @@ def test_the_bar_opens_a_corrected_link_where_the_simulation_says_how(new_contex
     )
     texts = page.locator("#simulation [data-notes] p").all_inner_texts()
     assert any("batch=abc" in t for t in texts), texts
+
+
+# Installed before the page's scripts: whether the simulation showed a state as the bar first
+# showed, and whether its notes had their text then.
+RECORD_BAR = """
+window.__bar = null;
+new MutationObserver((_, observer) => {
+  const bar = document.querySelector('#simulation [data-bar]');
+  if (!bar || bar.hidden) return;
+  const sim = document.querySelector('#simulation'), notes = sim.querySelector('[data-notes]');
+  __bar = {rendered: sim.dataset.rendered ?? null, notes: notes && !notes.hidden ? notes.textContent.trim() : ''};
+  observer.disconnect();
+}).observe(document, {subtree: true, childList: true, attributes: true});
+"""
+
+
+@pytest.mark.parametrize("query, shown", [("?batch=abc", ""), ("?batch=64&gamma=99", "?batch=64&gamma=10")])
+def test_the_bar_tells_of_a_link_once_its_state_is_drawn(new_context, query, shown):
+    """Found by a cold read: for 0.4 s after a corrected link loaded, the bar said it was
+    corrected and pointed to the simulation's note, with nothing of the state drawn yet."""
+    context = new_context(viewport={"width": 1440, "height": 900})
+    context.add_init_script(RECORD_BAR)
+
+    def slowly(route):  # the state's files in late, as on a slow connection
+        time.sleep(0.8)
+        route.continue_()
+
+    context.route("**/data/h100-sxm/**", slowly)
+    page = context.new_page()
+    page.goto("/" + query)
+    wait_rendered(page, shown)
+    page.wait_for_function("() => window.__bar !== null")
+    bar = page.evaluate("() => __bar")
+    assert bar["rendered"] == shown, bar
+    assert query.lstrip("?").split("&")[-1].split("=")[0] + "=" in bar["notes"], bar
 
 
 def page_readouts_text(page, key: str) -> str:
