@@ -130,6 +130,17 @@ def test_theorem_3_11_reproduced_and_not_undercut():
     assert r("start").arithmetic_ratio == pytest.approx(r("ideal").arithmetic_ratio, rel=0.01)
 
 
+def test_the_theorems_assumptions_are_quoted_at_one_value(rendered_pages):
+    """Found by a cold read: the section reproduced Theorem 3.11's 1.64× under its assumptions (the
+    steady state), said the closed batch lifts it to 1.65×, then closed on "1.65× under the
+    paper's assumptions". Every ratio the page quotes under the paper's or the theorem's
+    assumptions is the steady-state one."""
+    text = re.sub(r"\s+", " ", rendered_pages["index.md"])
+    quoted = re.findall(r"([0-9.]+)×\]?(?:\([^)]*\)\{[^}]*\})? under the (?:paper|theorem)'s assumptions", text)
+    steady = f"{r('assumed_steady').arithmetic_ratio:.2f}"
+    assert quoted and set(quoted) == {steady}, (quoted, steady)
+
+
 def test_bigger_drafters_under_each_cost_model():
     # ideal: the larger drafter costs its bytes; calibrated: at one sequence both pay the same
     # launch floor, and at 32 sequences the larger one costs more

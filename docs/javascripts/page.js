@@ -183,11 +183,15 @@ class Page {
       const deployment = mountControls(this.metrics.controls.parentElement, this.manifest, {
         onMove: () => {},
         onCommit: (moved) => {
-          const { state: constrained, notes } = constrainState(moved, this.manifest, new Set(["gpu", "target", "drafter", "batch"]));
-          // the pasted acceptance follows the reader to another configuration, as far as its data allow
+          const asked = new Set(["gpu", "target", "drafter", "batch"]);
+          const { state: constrained, notes } = constrainState(moved, this.manifest, asked);
+          // the pasted acceptance follows the reader to another configuration, as far as its data
+          // allow, and the notes say what it became (not what the configuration would have filled in)
           const state = this.metrics.adjust(constrained);
+          const adjusted = this.metrics.adjustNote(moved, state);
+          const said = adjusted ? [...constrainState({ ...moved, acceptance: state.acceptance }, this.manifest, asked).notes, adjusted] : notes;
           this.state$.set(state, { source: "controls" });
-          showNotes(this.sim, notes);
+          showNotes(this.sim, said);
           this.pushUrl(state);
         },
       });

@@ -94,12 +94,13 @@ def spec(context: dict) -> dict:
                alt.Tooltip("shown:N", title="speedup"), alt.Tooltip("verdict:N", title="verdict"),
                alt.Tooltip("memory:N", title="memory")]
     # The legend lists the winners this state's cells show (the catalog has draft models no cell
-    # may pick), grey included where plain decoding wins: don't speculate.
+    # may pick), grey included where plain decoding wins: don't speculate. Above the maps: under
+    # the third it was two phone screens from the first (found by a cold read).
     cells = base.mark_rect(cursor="pointer").encode(
         x=x, y=y,
         color=alt.Color("winner:N", title="best drafter",
                         scale=alt.Scale(domain=winners, range=[*(colours[d] for d in drafters), CELL_NONE]),
-                        legend=alt.Legend(orient="bottom", columns=1, values=DRAWN_VALUES, symbolStrokeWidth=0, labelLimit=0,
+                        legend=alt.Legend(orient="top", columns=1, values=DRAWN_VALUES, symbolStrokeWidth=0, labelLimit=0,
                                           labelExpr=label_expr({**labels, PLAIN_WINS: PLAIN_WINS_LABEL}))),
         opacity=drawn("winner:N", winners),
         fillOpacity=alt.condition("datum.fits", alt.value(1), alt.value(NO_FIT_OPACITY)),

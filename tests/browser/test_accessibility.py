@@ -400,7 +400,8 @@ def test_a_data_tables_row_button_is_a_target_a_finger_can_hit(new_context):
 
 def test_the_decision_maps_cells_are_targets_a_finger_can_hit(new_context):
     """Found by a cold read on a phone: the decision map's cells, each a link to its state, were
-    33 x 23 px. Each is at least 24 px each way (WCAG 2.5.8's minimum target size)."""
+    33 x 23 px. Each is at least 24 px each way (WCAG 2.5.8's minimum target size), and the key
+    to their colours comes before them."""
     page = new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True).new_page()
     page.goto("/")
     wait_rendered(page, "")
@@ -410,6 +411,12 @@ def test_the_decision_maps_cells_are_targets_a_finger_can_hit(new_context):
       .filter((r) => r.width > 0).map((r) => [r.width, r.height])""", cells)
     assert len(sizes) >= 3 * 7 * 11
     assert min(min(w, h) for w, h in sizes) >= 24, (min(w for w, _ in sizes), min(h for _, h in sizes))
+    # its colour key sits above the first map, not two screens below it under the third (found by
+    # a cold read on a phone)
+    legend_bottom, first_cell_top = page.evaluate("""sel => [
+      document.querySelector('.spec-chart[data-chart=decision] .spec-chart__view svg .role-legend').getBoundingClientRect().bottom,
+      Math.min(...[...document.querySelectorAll(sel)].map((p) => p.getBoundingClientRect().top))]""", cells)
+    assert legend_bottom <= first_cell_top, (legend_bottom, first_cell_top)
 
 
 def test_a_tap_anywhere_on_a_data_tables_card_opens_its_state(new_context):

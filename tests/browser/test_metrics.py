@@ -406,6 +406,26 @@ def test_a_target_that_pays_again_at_a_larger_load_is_told_where_it_pays(home):
     _check_answer_against_cli(home, cli)
 
 
+def test_a_fitted_shape_the_new_target_lacks_is_told_as_the_fit_used(home):
+    """Found by a cold read: after a fit of rising acceptance (α 0.50), the n-gram drafter and
+    Qwen3-30B-A3B under "Your deployment", whose data hold no rising: the simulation's note said
+    "the starting rising with position is not offered", as if the page had started there, and α
+    moved to 0.65 unsaid. The note says what the acceptance became and why."""
+    _paste(home, (DATA / "v1-ngram.log").read_text())
+    assert home.evaluate("() => new URLSearchParams(location.search).get('acceptance')") == "rising"
+    home.select_option("#metrics-drafter", "ngram")
+    home.select_option("#metrics-target", "qwen3-30b-a3b")
+    home.wait_for_function("() => new URLSearchParams(location.search).get('target') === 'qwen3-30b-a3b'")
+    params = {**{k: str(v) for k, v in manifest()["defaults"].items()},
+              **home.evaluate("() => Object.fromEntries(new URLSearchParams(location.search))")}
+    labels = manifest()["labels"]
+    notes = home.locator("#simulation [data-notes] p").all_inner_texts()
+    said = (f"Acceptance past the first guess: {labels['acceptance'][params['acceptance']]} at α = {float(params['alpha']):.2f}, the best fit "
+            f"to your text among the shapes the data for Qwen3-30B-A3B on H100 SXM hold (your text's best, "
+            f"{labels['acceptance']['rising']}, is not among them).")
+    assert said in notes and not any("starting" in n for n in notes), notes
+
+
 def test_two_scrapes_set_the_batch_from_running_requests(home):
     text = (DATA / "prometheus-two.txt").read_text()
     home.fill("#spec-metrics-text", text)

@@ -217,8 +217,8 @@ function unknownKeysNote(params, manifest) {
 }
 
 // Parse a query string ("?batch=64&…", with or without "?") into a complete, valid state.
-// On a repeated key the last value wins; keys that are not settings are ignored, and said so
-// unless another tool added them. Returns {state, notes}, notes being plain-text sentences
+// Of a repeated key's values the last one taken as written wins (else the last); keys that are
+// not settings are ignored, and said so unless another tool added them. Returns {state, notes}, notes being plain-text sentences
 // for the reader (never HTML).
 export function parseQuery(query, manifest) {
   const { axes, defaults, labels } = manifest;
@@ -229,14 +229,22 @@ export function parseQuery(query, manifest) {
   for (const { name, key } of manifest.state) {
     const all = params.getAll(key);
     if (all.length === 0) continue;
-    const raw = all[all.length - 1];
-    if (all.length > 1) notes.push(`${key} appears ${all.length} times; using the last one.`);
+    // A repeated key: its last value the simulation takes as written, else its last (found by a
+    // cold read: ?batch=64&batch=abc opened at the default batch, dropping the 64 it holds).
+    const whole = (raw) => /^[1-9][0-9]{0,2}$/.test(raw.trim());
+    const valid = (raw) => (name === "tp" ? whole(raw) : !parseValue(name, key, raw, axes, defaults, labels).note);
+    const usable = all.findLast(valid);
+    const raw = usable ?? all[all.length - 1];
+    if (all.length > 1) {
+      notes.push(usable !== undefined && usable !== all[all.length - 1]
+        ? `${key} appears ${all.length} times; using ${shown(usable.trim())}, the last value the simulation can use.`
+        : `${key} appears ${all.length} times; using the last one.`);
+    }
     if (name === "tp") {
       // The configuration decides how many GPUs: constrainState weighs what the link asks against
       // it and says which count is used. A value that is no count is named as written (found by a
       // cold read: "tp=abc … using one GPU" over a price on four).
-      const whole = /^[1-9][0-9]{0,2}$/.test(raw.trim());
-      const { value, note } = whole ? { value: Number(raw.trim()), note: null } : parseValue(name, key, raw, axes, defaults, labels);
+      const { value, note } = whole(raw) ? { value: Number(raw.trim()), note: null } : parseValue(name, key, raw, axes, defaults, labels);
       state.tp = note ? shown(raw) : value;
       asked.add(name);
       continue;

@@ -304,6 +304,19 @@ export function mountMetrics(root, manifest, { apply, current }) {
     return { ...state, acceptance: shape, alpha: fit.alphas[shape], gamma: fit.gamma };
   }
 
+  // What adjust changed of the acceptance as the reader moved to `state` from `before`, for the
+  // simulation's notes (found by a cold read: after a fit of rising acceptance, a target whose
+  // data hold no rising was told "the starting rising … is not offered", and α moved unsaid).
+  function adjustNote(before, state) {
+    if (!fitted || (state.acceptance === before.acceptance && state.alpha === before.alpha)) return null;
+    const { fit } = fitted;
+    const labels = manifest.labels;
+    const how = `Acceptance past the first guess: ${labels.acceptance[state.acceptance]} at α = ${fixed(state.alpha, 2)}`;
+    if (state.acceptance === fit.shape) return `${how}, the best fit to your text.`;
+    return `${how}, the best fit to your text among the shapes the data for ${labels.target[state.target]} on ` +
+      `${labels.gpu[state.gpu]} hold (your text's best, ${labels.acceptance[fit.shape]}, is not among them).`;
+  }
+
   async function read(text, { example = null } = {}) {
     const read = ++reads;
     fitted = null;
@@ -630,5 +643,6 @@ export function mountMetrics(root, manifest, { apply, current }) {
     },
     controls: root.querySelector("[data-metrics-controls]"),
     adjust,
+    adjustNote,
   };
 }
