@@ -332,7 +332,7 @@ def pages(rendered_pages):
 def test_rendered_explorable_links_set_grid_states(pages):
     from generator.axes import configurations, state_keys
 
-    links = re.findall(r"\]\((\?[^)]*)\)\{\.explore\}", pages["index.md"])
+    links = re.findall(r"\]\((\?[^)]*)\)\{\.explore[^}]*\}", pages["index.md"])
     assert len(links) >= 10
     names = {f["key"]: f["name"] for f in state_keys()}
     # a link may open another configuration (GPU, target, GPU count): one the site offers
@@ -572,7 +572,7 @@ def test_a_speedup_link_at_another_alpha_than_the_text_last_named_names_its_own(
     problems = []
     for paragraph in pages["index.md"].split("\n\n"):
         flat = re.sub(r"\s+", " ", paragraph)
-        for link in re.finditer(r"\[([^\]]*×[^\]]*)\]\((\?[^)]*)\)\{\.explore\}", flat):
+        for link in re.finditer(r"\[([^\]]*×[^\]]*)\]\((\?[^)]*)\)\{\.explore[^}]*\}", flat):
             alpha = dict(parse_qsl(link[2][1:])).get("alpha")
             if alpha is None or "α" in link[1]:
                 continue

@@ -271,6 +271,12 @@ TERMS = {
         # what a cost model is, and the ladder's rungs before the figure or a word on it)
         ("cost model", r"a \*cost model\*, arithmetic that prices each pass"),
         ("(?:ladder|rung)", r"the ladder \(the chart of the speedup at every batch size, a rung for each\)"),
+        # (found by a cold read: SGLang, llama-server and PCIe unexplained, and vLLM's "V1
+        # engine" explained a paragraph after it was first named)
+        ("SGLang", r"SGLang \(another open-source serving engine\)"),
+        ("llama-server", r"llama-server \(llama\.cpp's serving engine\)"),
+        ("PCIe", r"PCIe \(the ordinary expansion-card slot"),
+        ("V1", r"V1 engine \(the engine every current release runs"),
     ],
     "model.md": [
         ("tensor[ -]parallel", r"tensor parallelism \(one model split across several GPUs"),

@@ -253,8 +253,9 @@ class Page {
   }
 
   // A state from outside the controls: an explorable link, a click on a chart, reset. The page
-  // does not move: the reader stays where they read, and the bar shows the result there.
-  go(query, { quiet = false } = {}) {
+  // does not move: the reader stays where they read, and the bar shows the result there, with
+  // the readout the link's sentence quotes (`quoted`, a readout key) where it is not the speedup.
+  go(query, { quiet = false, quoted = null } = {}) {
     const { state, notes } = parseQuery(query, this.manifest);
     showNotes(this.sim, notes);
     this.pushUrl(state);
@@ -262,6 +263,7 @@ class Page {
     this.state$.set(state, { source: "link" });
     if (!quiet) this.announcer?.soon();
     this.bar?.changed();
+    this.bar?.quote(quoted);
     return state;
   }
 
@@ -366,7 +368,7 @@ class Page {
     // state's notes change anything.
     this.lastExplore = link;
     this.holdReading(link);
-    this.go(link.search);
+    this.go(link.search, { quoted: link.dataset.barReadout });
   }
 
   // Hold `element` (or nothing) in place while the state asked for next is drawn.

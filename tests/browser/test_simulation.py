@@ -437,6 +437,37 @@ def test_the_bar_tells_of_a_link_once_its_state_is_drawn(new_context, query, sho
     assert query.lstrip("?").split("&")[-1].split("=")[0] + "=" in bar["notes"], bar
 
 
+def test_a_link_whose_sentence_quotes_another_readout_shows_it_in_the_bar(page, page_log):
+    """Found by a cold read: the links of the section on arithmetic answered in the bar with a
+    speedup the section never quotes (3.03×), and the arithmetic ratio they are about only in the
+    full simulation; so did the links on memory. Each link naming the readout its sentence quotes
+    shows it in the bar, at the value the sentence (or table row) quotes; a link about the speedup
+    shows none."""
+    page.goto("/")
+    wait_rendered(page, "")
+    links = page.locator("article a.explore[data-bar-readout]")
+    assert links.count() >= 10
+    problems = []
+    for i in range(links.count()):
+        link = links.nth(i)
+        key, query = link.get_attribute("data-bar-readout"), link.evaluate("a => a.search")
+        context = link.evaluate("a => a.closest('tr, li, p').textContent.replace(/\\s+/g, ' ')")
+        link.click()
+        wait_rendered(page, query)
+        shown = page.locator("#simulation [data-bar] [data-bar-quoted]:not([hidden])")
+        texts = shown.all_inner_texts()
+        if len(texts) != 1 or page.get_attribute(f"#simulation [data-bar-quoted={key}]", "hidden") is not None:
+            problems.append(f"{query}: the bar shows {texts} for {key}")
+            continue
+        value = page.locator(f"#simulation [data-bar-quoted={key}] [data-readout]").inner_text()
+        if value.replace("\u00a0", " ") not in context.replace("\u00a0", " "):
+            problems.append(f"{query}: the bar's {key} {value!r} is not in {context[:160]!r}")
+    assert problems == [], "\n".join(problems)
+    # a link about the speedup answers with the speedup alone
+    page.locator("article a.explore:not([data-bar-readout])").first.click()
+    page.wait_for_function("() => document.querySelectorAll('#simulation [data-bar-quoted]:not([hidden])').length === 0")
+
+
 def page_readouts_text(page, key: str) -> str:
     return page.locator(f"#simulation .spec-sim__readouts--main [data-readout={key}]").first.inner_text()
 

@@ -21,8 +21,9 @@ export function mountBar(sim) {
   // the same, under the simulation's notes, where the bar opens it to say why a link was corrected
   const backBelow = sim.querySelector("[data-action=back-to-reading-below]");
   const backBelowRow = backBelow?.closest("p");
-  if (!bar) return { changed() {}, corrected() {}, clearNote() {}, stop() {} };
+  if (!bar) return { changed() {}, corrected() {}, clearNote() {}, quote() {}, stop() {} };
   const note = bar.querySelector("[data-bar-note]");
+  const quoted = [...bar.querySelectorAll("[data-bar-quoted]")];
   document.querySelector("body > .spec-bar-room")?.remove(); // an earlier page's (instant navigation)
   const room = document.createElement("div");
   room.className = "spec-bar-room";
@@ -160,6 +161,11 @@ export function mountBar(sim) {
     linked() {
       touched = true;
       show();
+    },
+    // The readout the sentence of the link just followed quotes (its data-bar-readout), beside
+    // the speedup; none for a link that quotes the speedup, or a click on a chart.
+    quote(key) {
+      for (const el of quoted) el.hidden = el.dataset.barQuoted !== key;
     },
     // The reader has set a state of their own: the link's correction is past.
     clearNote() {
