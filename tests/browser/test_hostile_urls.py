@@ -156,24 +156,21 @@ def _snap(axis: list, x: float, geometric: bool):
     return best
 
 
-def _as_written(name: str, axis: list, text: str) -> bool:
-    """Whether a value is taken as written: a GPU count, a name on the axis (any case), a number
-    on the grid."""
+def _readable(name: str, axis: list, text: str) -> bool:
+    """Whether the simulation can read a value: a GPU count, a name on the axis (any case), a
+    number written out (on the grid or not, in range or not)."""
     if name == "tp":
         return re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII) is not None
     if isinstance(axis[0], str):
         return any(v.lower() == text.lower() for v in axis)
-    if not NUMBER.fullmatch(text):
-        return False
-    x = float(text)
-    return axis[0] <= x <= axis[-1] and any(abs(v - x) <= 1e-9 * max(1, abs(x)) for v in axis)
+    return NUMBER.fullmatch(text) is not None
 
 
 def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
     """The state and the number of notes the rules give for `query`: an oracle written from the
     rules (README, "Links that keep working"), not from state.js's code. Numbers are snapped to the grid and clamped to its ends;
     what is not a number written out or a name gives the default; of a repeated key's values the
-    last one taken as written wins, else the last, and the reader is told; keys that are not settings are ignored,
+    last one the simulation can read wins, else the last, and the reader is told; keys that are not settings are ignored,
     with one note for all of them unless another tool adds them to links (FOREIGN).
     `corrections_only`: leave out the notes that say what a chosen GPU or target filled in (a
     field the query did not set): they correct nothing, and the bar does not say "corrected"."""
@@ -190,8 +187,8 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
         notes += len(raws) > 1
         name = names[key]
         axis = m["axes"][name]
-        # of repeated values, the last one taken as written, else the last
-        text = next((r for r in reversed(raws) if _as_written(name, axis, r.strip(JS_SPACE))), raws[-1]).strip(JS_SPACE)
+        # of repeated values, the last one the simulation can read, else the last
+        text = next((r for r in reversed(raws) if _readable(name, axis, r.strip(JS_SPACE))), raws[-1]).strip(JS_SPACE)
         if name == "tp" and re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII):
             state[name] = int(text)  # a number of GPUs: the configuration decides, below
             asked.add(name)
@@ -444,13 +441,13 @@ def test_a_corrected_gpu_count_is_told_as_the_count_priced(page, page_log):
     assert len(targets) >= 3 and problems == [], "\n".join(problems)
 
 
-def test_a_repeated_key_keeps_its_last_value_the_simulation_can_use(page, page_log):
+def test_a_repeated_key_keeps_its_last_value_the_simulation_can_read(page, page_log):
     """Found by a cold read: ?batch=64&batch=abc said "using the last one", then "batch=abc is
     not a number …; using 1": the link opened at the default batch and dropped the 64 it holds."""
     page.goto("/?batch=64&batch=abc")
     wait_rendered(page, "?batch=64")
     notes = page.locator("#simulation [data-notes] p").all_inner_texts()
-    assert notes == ["batch appears 2 times; using 64, the last value the simulation can use."], notes
+    assert notes == ["batch appears 2 times; using 64, the last value the simulation can read."], notes
     page.goto("/?batch=abc&batch=xyz")
     wait_rendered(page, "")
     notes = page.locator("#simulation [data-notes] p").all_inner_texts()

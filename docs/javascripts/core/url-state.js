@@ -69,16 +69,17 @@ function describe(key, value, labels) {
 }
 
 // One axis value from one raw query value: {value} or {value, note} (the value is then a
-// correction or the default).
+// correction or the default); `rejected` where nothing could be read (the default is used).
 function parseValue(name, key, raw, axes, defaults, labels) {
   const values = axes[name];
   const fallback = defaults[name];
   const reject = (why) => ({
     value: fallback,
     note: `${key}=${shown(raw)} ${why}; using ${describe(name, fallback, labels)}.`,
+    rejected: true,
   });
   // "?batch" or "?batch=": nothing to quote back.
-  if (raw.trim() === "") return { value: fallback, note: `${key} has no value; using ${describe(name, fallback, labels)}.` };
+  if (raw.trim() === "") return { value: fallback, note: `${key} has no value; using ${describe(name, fallback, labels)}.`, rejected: true };
   if (isNumericAxis(values)) {
     const x = parseNumber(raw);
     if (x === null) return reject("is not a number the simulation can use");
@@ -217,7 +218,7 @@ function unknownKeysNote(params, manifest) {
 }
 
 // Parse a query string ("?batch=64&…", with or without "?") into a complete, valid state.
-// Of a repeated key's values the last one taken as written wins (else the last); keys that are
+// Of a repeated key's values the last one the simulation can read wins (else the last); keys that are
 // not settings are ignored, and said so unless another tool added them. Returns {state, notes}, notes being plain-text sentences
 // for the reader (never HTML).
 export function parseQuery(query, manifest) {
@@ -229,15 +230,16 @@ export function parseQuery(query, manifest) {
   for (const { name, key } of manifest.state) {
     const all = params.getAll(key);
     if (all.length === 0) continue;
-    // A repeated key: its last value the simulation takes as written, else its last (found by a
-    // cold read: ?batch=64&batch=abc opened at the default batch, dropping the 64 it holds).
+    // A repeated key: its last value the simulation can read (a number, out of range too, or a
+    // name it has), else its last (found by a cold read: ?batch=64&batch=abc opened at the
+    // default batch, dropping the 64 it holds).
     const whole = (raw) => /^[1-9][0-9]{0,2}$/.test(raw.trim());
-    const valid = (raw) => (name === "tp" ? whole(raw) : !parseValue(name, key, raw, axes, defaults, labels).note);
-    const usable = all.findLast(valid);
-    const raw = usable ?? all[all.length - 1];
+    const readable = (raw) => (name === "tp" ? whole(raw) : !parseValue(name, key, raw, axes, defaults, labels).rejected);
+    const read = all.findLast(readable);
+    const raw = read ?? all[all.length - 1];
     if (all.length > 1) {
-      notes.push(usable !== undefined && usable !== all[all.length - 1]
-        ? `${key} appears ${all.length} times; using ${shown(usable.trim())}, the last value the simulation can use.`
+      notes.push(read !== undefined && read !== all[all.length - 1]
+        ? `${key} appears ${all.length} times; using ${shown(read.trim())}, the last value the simulation can read.`
         : `${key} appears ${all.length} times; using the last one.`);
     }
     if (name === "tp") {
