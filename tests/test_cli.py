@@ -197,7 +197,8 @@ SHOWN_ON_THE_PAGE = [
 ]
 
 
-@pytest.mark.parametrize("args", [[], ["--batch", "64"], ["--drafter", "ngram"], ["--drafter", "eagle3"],
+@pytest.mark.parametrize("args", [[], ["--batch", "64"], ["--drafter", "ngram"], ["--drafter", "eagle3"], ["--gpu", "b200"],
+                                  ["--cost-model", "whole-pass", "--gamma", "1"],
                                   ["--target", "llama-3.3-70b-instruct", "--gpu", "l40s", "--tp", "4",
                                    "--drafter", "llama-3.2-1b"]])
 def test_the_page_writes_what_the_command_line_prints_rounded_as_a_reader_rounds_it(args):

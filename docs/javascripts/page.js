@@ -254,7 +254,8 @@ class Page {
 
   // A state from outside the controls: an explorable link, a click on a chart, reset. The page
   // does not move: the reader stays where they read, and the bar shows the result there, with
-  // the readout the link's sentence quotes (`quoted`, a readout key) where it is not the speedup.
+  // the readouts the link's sentence quotes (`quoted`, readout keys separated by spaces) where
+  // they are not the speedup.
   go(query, { quiet = false, quoted = null } = {}) {
     const { state, notes } = parseQuery(query, this.manifest);
     showNotes(this.sim, notes);

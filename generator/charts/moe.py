@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import altair as alt
 
+from ..moe import CONTEXT, GAMMA
 from .common import BLUE, ORANGE, PURPLE, REFERENCE, column, finish, formatted, source, title
 
 NAME = "moe"
-DESCRIPTION = ("Line chart of the speedup of an EAGLE-3 head at γ = 2 over plain decoding against batch size (log "
-               "scale), under the calibrated cost model on H100s, for the mixture of experts Qwen3-30B-A3B and the "
-               "dense Qwen3-32B and Qwen3-8B, each at its head's measured chat acceptance, with a reference line "
+DESCRIPTION = (f"Line chart of the speedup of an EAGLE-3 head at γ = {GAMMA} over plain decoding against batch size (log "
+               f"scale), at {CONTEXT:,} tokens of context in a closed batch, under the calibrated cost model on "
+               "H100s, for the mixture of experts Qwen3-30B-A3B and the dense Qwen3-32B and Qwen3-8B, each at its head's measured chat acceptance, with a reference line "
                "at 1×.")
 ROWS = None  # the build writes them (generator/moe.py)
 FOLLOWS_STATE = False
@@ -42,6 +43,8 @@ def spec(context: dict) -> dict:
     one = base.mark_rule(strokeWidth=1.5, strokeDash=[4, 3], color=REFERENCE).encode(y=alt.datum(1))
     chart = alt.layer(one, lines).properties(
         width="container", height=220,
-        title=title("EAGLE-3 on a mixture of experts", "γ = 2, chat acceptance, H100s, calibrated."),
+        # every condition its numbers hold under (found by a cold read: no context, no workload)
+        title=title("EAGLE-3 on a mixture of experts", f"γ = {GAMMA}, chat acceptance, {CONTEXT:,} tokens of context,",
+                    "closed batch, H100s, calibrated."),
     )
     return finish(chart, NAME, DESCRIPTION)

@@ -126,6 +126,7 @@ def hostile_queries() -> list[str]:
         "onload=x&batch=64", "BATCH=64", "Batch=64&gamma=3", "%62atch=64", "%2562atch=64",
         "b%D0%B0tch=64", "%20batch=64", "batch=2&batch=8", "gamma=3&gamma=3&gamma=999", "batch=64&batch=abc",
         "drafter=ngram&drafter=nope", "tp=2&tp=x", "alpha=0.5&alpha=0.52",
+        "target=llama-3.1-8b-instruct&drafter=eagle3&drafter=qwen3-4b", "drafter=eagle3&drafter=llama-3.2-1b",
         "drafter=ngram&drafter=ngram", "batch", "batch&gamma", "batch=", "=64", "&&&", "=", "&=&",
         "batch==64", "batch=64=64", "batch=64;gamma=3", "alpha=0.5&alpha", "?batch=64",
         "batch=64&context=8192&drafter=qwen3-1.7b&gamma=7&alpha=0.5&acceptance=same&workload=steady-state",
@@ -156,13 +157,14 @@ def _snap(axis: list, x: float, geometric: bool):
     return best
 
 
-def _readable(name: str, axis: list, text: str) -> bool:
-    """Whether the simulation can read a value: a GPU count, a name on the axis (any case), a
+def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
+    """Whether the simulation can use a value: a GPU count, a name on the axis (any case) that the
+    configuration read so far offers (`offered`, None where it does not restrict the field), a
     number written out (on the grid or not, in range or not)."""
     if name == "tp":
         return re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII) is not None
     if isinstance(axis[0], str):
-        return any(v.lower() == text.lower() for v in axis)
+        return any(v.lower() == text.lower() and (offered is None or v in offered) for v in axis)
     return NUMBER.fullmatch(text) is not None
 
 
@@ -170,7 +172,7 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
     """The state and the number of notes the rules give for `query`: an oracle written from the
     rules (README, "Links that keep working"), not from state.js's code. Numbers are snapped to the grid and clamped to its ends;
     what is not a number written out or a name gives the default; of a repeated key's values the
-    last one the simulation can read wins, else the last, and the reader is told; keys that are not settings are ignored,
+    last one the simulation can use wins (a name the GPU and target read so far offer), else the last, and the reader is told; keys that are not settings are ignored,
     with one note for all of them unless another tool adds them to links (FOREIGN).
     `corrections_only`: leave out the notes that say what a chosen GPU or target filled in (a
     field the query did not set): they correct nothing, and the bar does not say "corrected"."""
@@ -187,8 +189,10 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
         notes += len(raws) > 1
         name = names[key]
         axis = m["axes"][name]
-        # of repeated values, the last one the simulation can read, else the last
-        text = next((r for r in reversed(raws) if _readable(name, axis, r.strip(JS_SPACE))), raws[-1]).strip(JS_SPACE)
+        # of repeated values, the last one the simulation can use, else the last
+        config = next((c for c in m["configurations"] if (c["gpu"], c["target"]) == (state["gpu"], state["target"])), None)
+        offered = config["axes"].get(name) if config else None
+        text = next((r for r in reversed(raws) if _usable(name, axis, r.strip(JS_SPACE), offered)), raws[-1]).strip(JS_SPACE)
         if name == "tp" and re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII):
             state[name] = int(text)  # a number of GPUs: the configuration decides, below
             asked.add(name)
@@ -441,13 +445,19 @@ def test_a_corrected_gpu_count_is_told_as_the_count_priced(page, page_log):
     assert len(targets) >= 3 and problems == [], "\n".join(problems)
 
 
-def test_a_repeated_key_keeps_its_last_value_the_simulation_can_read(page, page_log):
+def test_a_repeated_key_keeps_its_last_value_the_simulation_can_use(page, page_log):
     """Found by a cold read: ?batch=64&batch=abc said "using the last one", then "batch=abc is
     not a number …; using 1": the link opened at the default batch and dropped the 64 it holds."""
     page.goto("/?batch=64&batch=abc")
     wait_rendered(page, "?batch=64")
     notes = page.locator("#simulation [data-notes] p").all_inner_texts()
-    assert notes == ["batch appears 2 times; using 64, the last value the simulation can read."], notes
+    assert notes == ["batch appears 2 times; using 64, the last value the simulation can use."], notes
+    # a drafter the link's target takes, before one it does not (found by a cold read: the EAGLE-3
+    # head dropped for Llama-3.2-1B, a drafter the link never named)
+    page.goto("/?target=llama-3.1-8b-instruct&drafter=eagle3&drafter=qwen3-4b")
+    wait_rendered(page, "?target=llama-3.1-8b-instruct&drafter=eagle3")
+    notes = page.locator("#simulation [data-notes] p").all_inner_texts()
+    assert "drafter appears 2 times; using eagle3, the last value the simulation can use." in notes, notes
     page.goto("/?batch=abc&batch=xyz")
     wait_rendered(page, "")
     notes = page.locator("#simulation [data-notes] p").all_inner_texts()

@@ -604,7 +604,7 @@ def test_a_text_of_hundreds_of_positions_is_summarised_over_the_positions_it_use
     top = SIMULATION_MAX_GAMMA
     assert status.startswith(f"Read vLLM V1 log: {n} draft positions, of which the simulation drafts at most {top}, "
                              f"so the fit used the first {top} (positions {top + 1} to {n} were not used): over them, "
-                             f"γ = {top}, mean acceptance length {1 + 0.5 * top:.2f}."), status
+                             f"γ = {top}, mean acceptance length {1 + 0.5 * top:.3f}."), status
     assert f"{1 + 0.5 * n:.2f}" not in status
     reading = home.locator("[data-metrics-reading]").inner_text()
     # the list is the command line's: the first ones, then how many more
@@ -1147,3 +1147,14 @@ def test_a_huge_count_is_written_alike_on_the_page_and_the_command_line(home):
     # and the count derived from them, to the digits a double holds (found by a cold read: 3e23 / 3
     # written 100,000,000,000,000,010,000,000)
     assert numbers[0] == "100,000,000,000,000,000,000,000", numbers
+
+
+@pytest.mark.parametrize("name", ["prometheus-one.txt", "v1-0.8.5.log", "v1-ngram.log", "llama-server.log", "v1-three-means.log"])
+def test_the_status_writes_the_mean_acceptance_length_as_the_box_under_it(home, name):
+    """Found by a cold read: "mean acceptance length 2.61" in the status over 2.612 in "What the
+    text says": one quantity at two precisions."""
+    status = _paste(home, (DATA / name).read_text())
+    said = re.search(r"mean acceptance length ([0-9.]+)\.", status).group(1)
+    rows = _reading_rows(home)
+    means = [v for k, v in rows.items() if k.startswith("mean acceptance length")]
+    assert said in means, (said, rows)

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from .conftest import ROOT
 from .site_helpers import mismatches, state_for, wait_rendered
 
 pytestmark = pytest.mark.browser
@@ -267,6 +268,37 @@ def test_no_serious_accessibility_violations(new_context, path):
         assert result.response["passes"], "the contrast rule checked nothing"
         violations += serious(result.response, scheme)
     assert violations == []
+
+
+def test_the_paste_answers_warnings_are_legible_in_both_palettes(new_context):
+    """Found by a cold read: the answer's warnings (a scrape naming another model, an extrapolated
+    configuration) were in the accent colour, read as links and fell under 4.5:1 contrast in both
+    palettes. axe's contrast rule on the answer, light and dark."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = new_context(color_scheme="light").new_page()
+    page.goto("/?gpu=h200")
+    wait_rendered(page, "?gpu=h200")
+    page.fill("#spec-metrics-text", (ROOT / "tests/data/metrics/prometheus-another-model.txt").read_text())
+    page.click("[data-metrics-form] button[type=submit]")
+    page.wait_for_function("() => document.querySelectorAll('[data-metrics-answer] .spec-metrics__warn').length >= 2")
+    axe = Axe()
+    problems = []
+    for scheme in ("default", "slate"):
+        if scheme == "slate":
+            page.locator("form[data-md-component=palette] label:not([hidden])").click()
+        page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=scheme)
+        page.wait_for_function("() => document.getAnimations().length === 0")
+        result = axe.run(page, context={"include": [["[data-metrics-answer]"]]},
+                         options={"runOnly": {"type": "rule", "values": ["color-contrast"]}, "resultTypes": ["violations"]})
+        assert result.response["passes"], "the contrast rule checked nothing"
+        problems += [f"{scheme}: {[n['target'] for n in v['nodes']][:5]}" for v in result.response["violations"]]
+        # and no warning takes the links' colour
+        link, warn = page.evaluate("""() => [getComputedStyle(document.querySelector('article a[href]')).color,
+          getComputedStyle(document.querySelector('[data-metrics-answer] .spec-metrics__warn')).color]""")
+        if link == warn:
+            problems.append(f"{scheme}: a warning in the links' colour {link}")
+    assert problems == []
 
 
 def test_the_pages_formats_never_write_a_speedup_that_is_not_one_as_one_and_keep_a_columns_unit(page, page_log):

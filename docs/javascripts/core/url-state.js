@@ -169,7 +169,8 @@ export function constrainState(state, manifest, asked = new Set()) {
       // available for Qwen3-8B on H100 SXM", as if the GPU were why)
       // (found by a cold read too: "drafts for another family than …", not how anyone says it)
       const why = name === "drafter" ? `cannot draft for ${named("target", config.target)} (another model family)`
-        : `is not available for ${where}`;
+        : name === "cost_model" ? `is not offered as a setting for ${where} (its speedups show as the ladder's ticks)`
+          : `is not available for ${where}`;
       notes.push(`${noun}: ${named(name, out[name])} ${why}; using ${named(name, fallback)}.`);
     } else if (chosen) {
       // Not asked for: the starting value the chosen target or GPU has no data for, filled in
@@ -218,7 +219,7 @@ function unknownKeysNote(params, manifest) {
 }
 
 // Parse a query string ("?batch=64&…", with or without "?") into a complete, valid state.
-// Of a repeated key's values the last one the simulation can read wins (else the last); keys that are
+// Of a repeated key's values the last one the simulation can use wins (else the last); keys that are
 // not settings are ignored, and said so unless another tool added them. Returns {state, notes}, notes being plain-text sentences
 // for the reader (never HTML).
 export function parseQuery(query, manifest) {
@@ -230,16 +231,22 @@ export function parseQuery(query, manifest) {
   for (const { name, key } of manifest.state) {
     const all = params.getAll(key);
     if (all.length === 0) continue;
-    // A repeated key: its last value the simulation can read (a number, out of range too, or a
-    // name it has), else its last (found by a cold read: ?batch=64&batch=abc opened at the
-    // default batch, dropping the 64 it holds).
+    // A repeated key: its last value the simulation can use (a number, out of range too, or a
+    // name it has, offered for the GPU and target read so far), else its last (found by a cold
+    // read: ?batch=64&batch=abc opened at the default batch, dropping the 64 it holds; and
+    // ?drafter=eagle3&drafter=qwen3-4b under a Llama target, dropping the EAGLE-3 head it takes).
     const whole = (raw) => /^[1-9][0-9]{0,2}$/.test(raw.trim());
-    const readable = (raw) => (name === "tp" ? whole(raw) : !parseValue(name, key, raw, axes, defaults, labels).rejected);
-    const read = all.findLast(readable);
-    const raw = read ?? all[all.length - 1];
+    const offered = configurationOf(manifest, state)?.axes[name];
+    const usable = (raw) => {
+      if (name === "tp") return whole(raw);
+      const { value, rejected } = parseValue(name, key, raw, axes, defaults, labels);
+      return !rejected && (!offered || offered.includes(value));
+    };
+    const used = all.findLast(usable);
+    const raw = used ?? all[all.length - 1];
     if (all.length > 1) {
-      notes.push(read !== undefined && read !== all[all.length - 1]
-        ? `${key} appears ${all.length} times; using ${shown(read.trim())}, the last value the simulation can read.`
+      notes.push(used !== undefined && used !== all[all.length - 1]
+        ? `${key} appears ${all.length} times; using ${shown(used.trim())}, the last value the simulation can use.`
         : `${key} appears ${all.length} times; using the last one.`);
     }
     if (name === "tp") {

@@ -162,10 +162,12 @@ export function mountBar(sim) {
       touched = true;
       show();
     },
-    // The readout the sentence of the link just followed quotes (its data-bar-readout), beside
-    // the speedup; none for a link that quotes the speedup, or a click on a chart.
-    quote(key) {
-      for (const el of quoted) el.hidden = el.dataset.barQuoted !== key;
+    // The readouts the sentence of the link just followed quotes (its data-bar-readout, keys
+    // separated by spaces), beside the speedup; none for a link that quotes the speedup alone,
+    // or a click on a chart.
+    quote(keys) {
+      const wanted = (keys ?? "").split(" ");
+      for (const el of quoted) el.hidden = !wanted.includes(el.dataset.barQuoted);
     },
     // The reader has set a state of their own: the link's correction is past.
     clearNote() {

@@ -58,7 +58,10 @@ function unavailableWhy(manifest, name, state) {
 export function greyedChoices(manifest, state) {
   return ["cost_model", "acceptance", "workload"].flatMap((name) => {
     const available = availableValues(manifest, state, name);
-    return manifest.axes[name].filter((v) => !available.includes(v)).map((v) => manifest.labels?.[name]?.[v] ?? v);
+    // a cost model not offered as a setting still prices every batch size, as the ladder's ticks
+    // (found by a cold read: "offered … only" beside ticks and table columns of it)
+    const also = name === "cost_model" ? " (whose speedups still show as the ladder's ticks, the other cost model)" : "";
+    return manifest.axes[name].filter((v) => !available.includes(v)).map((v) => `${manifest.labels?.[name]?.[v] ?? v}${also}`);
   });
 }
 
