@@ -827,7 +827,7 @@ def test_a_change_under_your_deployment_keeps_what_was_read_in_the_status(home):
     home.select_option("#metrics-batch", label="256")
     home.wait_for_function("() => document.querySelector('[data-metrics-status]').textContent.includes('settings now shown')")
     status = home.locator("[data-metrics-status]").inner_text()
-    assert status.startswith("Read vLLM V1 log: γ = 3, mean acceptance length 2.16. Best fit: acceptance"), status
+    assert status.startswith("Read vLLM V1 log: γ = 3, mean acceptance length 2.164. Best fit: acceptance"), status
 
 
 ENGINE = ("(APIServer pid=1) INFO 05-01 12:00:{s} [loggers.py:111] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
