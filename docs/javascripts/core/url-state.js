@@ -219,9 +219,9 @@ function unknownKeysNote(params, manifest) {
 }
 
 // Parse a query string ("?batch=64&…", with or without "?") into a complete, valid state.
-// Of a repeated key's values the last one the simulation can use wins (else the last); keys that are
-// not settings are ignored, and said so unless another tool added them. Returns {state, notes}, notes being plain-text sentences
-// for the reader (never HTML).
+// Of a repeated key's values the last one the simulation can use wins (else the last); keys
+// that are not settings are ignored, and said so unless another tool added them. Returns
+// {state, notes}, notes being plain-text sentences for the reader (never HTML).
 export function parseQuery(query, manifest) {
   const { axes, defaults, labels } = manifest;
   const state = defaultState(manifest);
