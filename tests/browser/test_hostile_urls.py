@@ -123,7 +123,8 @@ def hostile_queries() -> list[str]:
         # unknown and repeated keys, keys without '=', empty values
         "foo=1&utm_source=x", "utm_source=x&fbclid=y&gclid=z&batch=64", "q=engine&h=log", "gama=3&batch=64",
         "__proto__=1&constructor=x&toString=1", f"{_encode('<script>')}=1",
-        "onload=x&batch=64", "BATCH=64", "Batch=64&gamma=3", "%62atch=64", "%2562atch=64",
+        "onload=x&batch=64", "BATCH=64", "Batch=64&gamma=3", "BATCH=64&batch=2", "cost-model=whole-pass",
+        "num_speculative_tokens=6&tensor_parallel_size=2", "cost_model=per-kernel&cost-model=whole-pass", "%62atch=64", "%2562atch=64",
         "b%D0%B0tch=64", "%20batch=64", "batch=2&batch=8", "gamma=3&gamma=3&gamma=999", "batch=64&batch=abc",
         "drafter=ngram&drafter=nope", "tp=2&tp=x", "alpha=0.5&alpha=0.52",
         "target=llama-3.1-8b-instruct&drafter=eagle3&drafter=qwen3-4b", "drafter=eagle3&drafter=llama-3.2-1b",
@@ -179,7 +180,15 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
     m = manifest()
     state, notes = dict(m["defaults"]), 0
     pairs = parse_qsl(query, keep_blank_values=True)
-    notes += any(k not in KEYS and not FOREIGN.fullmatch(k) for k, _ in pairs)
+    # a key naming a setting loosely (its field name, command-line option or vLLM name, any case,
+    # "-" or "_") is read as it where the query does not give the setting's own key, with a note
+    loose = lambda k: k.strip(JS_SPACE).lower().replace("-", "").replace("_", "")  # noqa: E731
+    meant = {loose(n): s["key"] for s in m["state"] for n in (s["key"], s["name"], *s.get("aliases", []))}
+    given = {k for k, _ in pairs}
+    aliased = {k for k, _ in pairs if k not in KEYS and not FOREIGN.fullmatch(k) and meant.get(loose(k)) not in (None, *given)}
+    notes += len(aliased)
+    notes += any(k not in KEYS and not FOREIGN.fullmatch(k) and k not in aliased for k, _ in pairs)
+    pairs = [(meant[loose(k)] if k in aliased else k, v) for k, v in pairs]
     names = names_by_key()
     asked = set()  # fields the query set without a note of their own
     for key in KEYS:
@@ -280,18 +289,20 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     assert problems == [], "\n".join(problems[:20])
     # a miscased key names the setting meant; keys other tools add are not the reader's to fix
     notes = dict(zip(QUERIES, (r["notes"] for r in results)))
-    assert notes["BATCH=64"] == ["“BATCH” (did you mean batch?) is not a setting of the simulation; ignored."]
-    # a setting written as the command line spells it names the key (found by a cold read:
-    # ?cost-model=per-kernel was "not a setting", where the simulation's command says --cost-model)
+    # a miscased key is read as the setting it names, and said so
+    assert notes["BATCH=64"] == ["“BATCH” read as batch."]
+    # so is a setting written as the command line spells it (found by cold reads: ?cost-model=
+    # was "not a setting", then "did you mean cost?" over the default, its value dropped)
     for f in (f for f in FIELDS.values() if f.grid):
         for name in {f.option.lstrip("-"), f.name} - {f.key}:
-            assert notes[f"{name}=1"] == [f"“{name}” (did you mean {f.key}?) is not a setting of the simulation; ignored."]
+            assert notes[f"{name}=1"][0] == f"“{name}” read as {f.key}."
     # and vLLM's, quoted whole (found by a cold read: "“num_speculative_toke…” is not a setting")
     vllm_named = [f for f in FIELDS.values() if f.grid and f.vllm_name]
     assert {f.name for f in vllm_named} >= {"gamma", "tp"}
     for f in vllm_named:
-        assert notes[f"{f.vllm_name}=1"] == [
-            f"“{f.vllm_name}” (did you mean {f.key}?) is not a setting of the simulation; ignored."]
+        assert notes[f"{f.vllm_name}=1"][0] == f"“{f.vllm_name}” read as {f.key}."
+    # beside the setting's own key, a loose spelling is no setting: the key wins
+    assert notes["BATCH=64&batch=2"] == ["“BATCH” (did you mean batch?) is not a setting of the simulation; ignored."]
     # a default a note falls back to is written as the controls write it (found by a cold read:
     # "using 2048" where every other note and the bar say 2,048)
     assert notes["context=abc"] == ["context=abc is not a number the simulation can use; using 2,048."]

@@ -201,15 +201,20 @@ const looseKey = (k) => k.trim().toLowerCase().replace(/[-_]/g, "");
 // Keys are quoted whole up to here: vLLM's longest names ("num_speculative_tokens") included.
 const KEY_SHOWN_LENGTH = 32;
 
-// One note for the keys that are not settings: a misspelt or miscased key (BATCH=64, gama=3)
-// would otherwise leave the reader looking at the default without knowing why.
-function unknownKeysNote(params, manifest) {
+// The setting's key a key names loosely (its key, field name, command-line option or vLLM name,
+// in any case, "-" or "_" between words), or undefined.
+function meantKey(k, manifest) {
+  return manifest.state.find((s) => [s.key, s.name, ...(s.aliases ?? [])].some((name) => looseKey(name) === looseKey(k)))?.key;
+}
+
+// One note for the keys that are not settings: a misspelt key (gama=3) would otherwise leave the
+// reader looking at the default without knowing why. Keys read as a setting (`aliased`) are not.
+function unknownKeysNote(params, manifest, aliased) {
   const keys = manifest.state.map((s) => s.key);
-  const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k)))];
+  const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k) && !aliased.has(k)))];
   if (unknown.length === 0) return null;
   const named = unknown.slice(0, UNKNOWN_SHOWN).map((k) => {
-    const meant = manifest.state.find((s) => [s.key, s.name, ...(s.aliases ?? [])]
-      .some((name) => looseKey(name) === looseKey(k)))?.key;
+    const meant = meantKey(k, manifest);
     const name = k === "" ? "a parameter without a name" : `“${shown(k, KEY_SHOWN_LENGTH)}”`;
     return meant ? `${name} (did you mean ${meant}?)` : name;
   });
@@ -228,8 +233,28 @@ export function parseQuery(query, manifest) {
   const notes = [];
   const asked = new Set();
   const params = new URLSearchParams(query);
+  // A key written as the command line or vLLM spells the setting, or in another case
+  // (?cost-model=, ?num_speculative_tokens=, ?BATCH=), is read as that setting where the link
+  // does not also give it by its own key, and said so (found by a cold read: "did you mean
+  // cost?" over the default, the link's whole-pass dropped).
+  const keys = manifest.state.map((s) => s.key);
+  const given = new Set(params.keys());
+  const read = new URLSearchParams();
+  const aliased = new Map();
+  for (const [k, v] of params) {
+    if (keys.includes(k)) {
+      read.append(k, v);
+      continue;
+    }
+    const meant = FOREIGN_KEY.test(k) ? undefined : meantKey(k, manifest);
+    if (meant && !given.has(meant)) {
+      read.append(meant, v);
+      aliased.set(k, meant);
+    }
+  }
+  for (const [k, meant] of aliased) notes.push(`“${shown(k, KEY_SHOWN_LENGTH)}” read as ${meant}.`);
   for (const { name, key } of manifest.state) {
-    const all = params.getAll(key);
+    const all = read.getAll(key);
     if (all.length === 0) continue;
     // A repeated key: its last value the simulation can use (a number, out of range too, or a
     // name it has, offered for the GPU and target read so far), else its last (found by a cold
@@ -263,7 +288,7 @@ export function parseQuery(query, manifest) {
     if (note) notes.push(note);
     else asked.add(name);
   }
-  const unknown = unknownKeysNote(params, manifest);
+  const unknown = unknownKeysNote(params, manifest, aliased);
   if (unknown) notes.push(unknown);
   const constrained = constrainState(state, manifest, asked);
   // corrected: how many notes say the link asked for something it did not get (the bar says so);
