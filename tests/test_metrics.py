@@ -710,6 +710,8 @@ def test_the_gamma_by_load_flag_says_what_it_does_and_vllms_limits():
     flag = next(i for i, line in enumerate(out.splitlines()) if "num_speculative_tokens_per_batch_size" in line)
     said = out.splitlines()[flag - 1]
     assert f"{DYNAMIC_SD_SCHEDULE}; {DYNAMIC_SD_LIMITS}:" in said and "vLLM ≥ 0.24" not in out
+    # DFlash, named nowhere else on the site, says what it is (found by a cold read)
+    assert "DFlash (a drafter that guesses a whole block of tokens in one pass)" in said
     # a text from several data-parallel engines is not offered the flag vLLM turns off there (found
     # by a cold read: offered beside the note that the scrape came from two engines)
     for name in ("v1-two-engines.log", "prometheus-two.txt"):

@@ -42,7 +42,8 @@ def spec(context: dict) -> dict:
         # (found by a cold read: 3.05 here beside the readout's 2.61 of the same name at the same α,
         # the figure's i.i.d. acceptance unsaid)
         title=title("Expected tokens per iteration, by γ", "The mean acceptance length with the same α at",
-                    "every position (Leviathan et al. 2023, Eq. 1)", "rises with γ towards 1/(1−α), dashed: the lower",
-                    "α, the sooner it levels off. Acceptance falling", "with position gives less (the readout's)."),
+                    "every position (Leviathan et al. 2023, Eq. 1)", "rises with γ towards its ceiling 1/(1−α), the",
+                    "dashed line; the lower α, the sooner it levels", "off. Acceptance falling with position gives less",
+                    "(the simulation's readout)."),
     )
     return finish(chart, NAME, DESCRIPTION)
