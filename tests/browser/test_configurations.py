@@ -167,3 +167,23 @@ def test_a_linked_drafter_of_another_family_is_said_to_be_so_not_unavailable_on_
     assert (f"{labels['drafter']['llama-3.2-1b']} cannot draft for Qwen3-8B (another model family); using "
             f"{labels['drafter']['qwen3-0.6b']}.") in " ".join(said.split()), said
     assert "H100" not in said
+
+
+def test_a_greyed_radio_says_why_beside_it_on_a_phone(new_context):
+    """Found by a cold read on a phone: choosing Qwen3-32B flipped "the same" acceptance back to
+    "falling" with nothing near the control to say why (the note was 1,080 px below). A greyed
+    radio says "(not offered here)" beside its label on a phone; on a laptop the note under the
+    ladder is on the same screen, and the controls keep their one screen."""
+    query = "?target=qwen3-32b"
+    page = new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True).new_page()
+    page.goto("/" + query)
+    page.wait_for_function("q => document.querySelector('#simulation')?.dataset.rendered?.includes('target=qwen3-32b')", arg=query)
+    same = page.locator("#simulation input[name=acceptance][value=same]")
+    assert same.is_disabled()
+    label = same.locator("xpath=ancestor::label")
+    assert label.inner_text().strip().endswith("(not offered here)"), label.inner_text()
+    assert label.locator(".spec-control__why").is_visible()
+    # an offered choice says nothing of the kind
+    assert "not offered" not in page.locator("#simulation input[name=acceptance][value=falling]").locator("xpath=ancestor::label").inner_text()
+    page.set_viewport_size({"width": 1440, "height": 900})
+    assert label.locator(".spec-control__why").is_hidden()

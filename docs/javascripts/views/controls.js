@@ -38,7 +38,23 @@ function offer(sim, manifest, name, state) {
   for (const option of options) {
     const disabled = !available.includes(option.value);
     if (option.disabled !== disabled) option.disabled = disabled;
-    if (option.tagName !== "OPTION") continue;
+    if (option.tagName !== "OPTION") {
+      // a radio says why it is greyed beside its label, as a menu's option does (found by a cold
+      // read on a phone: a target without "the same" flipped the radio with no word near it;
+      // on a laptop the note under the ladder is on the same screen, spec.css)
+      const label = option.closest("label");
+      let why = label?.querySelector(".spec-control__why");
+      if (label && disabled && !why) {
+        why = document.createElement("span");
+        why.className = "spec-control__why";
+        label.append(why);
+      }
+      if (why) {
+        setText(why, disabled ? ` (${unavailableWhy(manifest, name, state)})` : "");
+        why.hidden = !disabled;
+      }
+      continue;
+    }
     // the build's own text of the option ("1,024", "Qwen3-0.6B draft model"), kept
     option.dataset.label ??= option.textContent.replace(/ \(not [^)]*\)$/, "");
     const label = option.dataset.label;
