@@ -54,7 +54,9 @@ def spec(context: dict) -> dict:
 
 def _panel(base, value, shown, axis_title, panel_title, colour, tooltip, names=False):
     x = alt.X(f"{value}:Q", title=axis_title)
-    y = alt.Y("model:N", title=None, sort=None, axis=None, scale=alt.Scale(paddingInner=0.5, paddingOuter=0.3))
+    # room above the first bar for its name (at 0.3 "Qwen3-8B" sat on the panel's top edge, found
+    # by a cold read on a phone)
+    y = alt.Y("model:N", title=None, sort=None, axis=None, scale=alt.Scale(paddingInner=0.5, paddingOuter=0.6))
     bars = base.mark_bar().encode(x=x, y=y, color=colour, tooltip=tooltip)
     # Values in words too: the n-gram's zero bars would otherwise be invisible.
     values = base.mark_text(align="left", dx=3, fontSize=10).encode(x=x, y=y, color=colour, text=f"{shown}:N")
