@@ -109,17 +109,19 @@ FIELDS: dict[str, FieldSpec] = {
     "verify_compute_time_s": FieldSpec("verify", SIG, ("ms",), "its FLOPs at the achieved rate (s)"),
     "verify_time_s": FieldSpec("verify", SIG, ("ms",), "what it takes (s)"),
     "tensor_core_idle_fraction": FieldSpec("verify", SIG, ("pct1",), "1 − compute time / pass time"),
-    "verify_arithmetic_intensity": FieldSpec("verify", SIG, (), "FLOPs per byte"),
-    "verify_attained_flops_per_s": FieldSpec("verify", SIG, (), "FLOPs / pass time"),
+    "verify_arithmetic_intensity": FieldSpec("verify", SIG, ("num1",), "FLOPs per byte"),
+    "verify_attained_flops_per_s": FieldSpec("verify", SIG, ("tflops",), "FLOPs / pass time"),
     # the γ draft passes of that iteration
-    "draft_memory_time_s": FieldSpec("draft", SIG, (), "memory time of the draft phase (s)"),
-    "draft_compute_time_s": FieldSpec("draft", SIG, (), "arithmetic time of the draft phase (s)"),
+    # (in ms in the iteration figure's labels and table: kept to that format's digits; found by a
+    # cold read: 14,420.00 ms from four significant digits where the model gives 14,421.80)
+    "draft_memory_time_s": FieldSpec("draft", SIG, ("ms",), "memory time of the draft phase (s)"),
+    "draft_compute_time_s": FieldSpec("draft", SIG, ("ms",), "arithmetic time of the draft phase (s)"),
     "draft_time_s": FieldSpec("draft", SIG, (), "time of the draft phase (s)"),
     # plain decoding
     "plain_tokens_per_s": FieldSpec("plain", SIG, ("tps",), "tokens/s without speculation"),
     "other_plain_tokens_per_s": FieldSpec("plain", SIG, ("tps",), "the same under the other cost model"),
-    "plain_pass_memory_time_s": FieldSpec("plain_pass", SIG, (), "memory time of one plain pass (s)"),
-    "plain_pass_compute_time_s": FieldSpec("plain_pass", SIG, (), "arithmetic time of one plain pass (s)"),
+    "plain_pass_memory_time_s": FieldSpec("plain_pass", SIG, ("ms",), "memory time of one plain pass (s)"),
+    "plain_pass_compute_time_s": FieldSpec("plain_pass", SIG, ("ms",), "arithmetic time of one plain pass (s)"),
     # memory against the GPU's capacity
     "memory_required_bytes": FieldSpec("memory", EXACT, ("gb_needed",), "weights and KV caches of the batch"),
     "fits_in_memory": FieldSpec("memory", BOOL, ("fits",), "whether that fits the GPU"),
@@ -133,10 +135,10 @@ FIELDS: dict[str, FieldSpec] = {
     "peak_flops_per_s": FieldSpec("target", SIG, (), "achieved FLOP/s (the roof)"),
     "peak_bytes_per_s": FieldSpec("target", SIG, (), "achieved bytes/s (the roof)"),
     # Leviathan et al.'s closed forms
-    "expected_tokens": FieldSpec("closed_form", SIG, (), "Eq. 1: expected tokens per iteration"),
-    "ceiling": FieldSpec("closed_form_ceiling", SIG, (), "1 / (1 − α)"),
+    "expected_tokens": FieldSpec("closed_form", SIG, ("num",), "Eq. 1: expected tokens per iteration"),
+    "ceiling": FieldSpec("closed_form_ceiling", SIG, ("num",), "1 / (1 − α)"),
     # the roofline's roof: three points (two decades around the ridge, and the ridge)
-    "roof_intensity": FieldSpec("roof", SIG, (), "FLOP per byte"),
+    "roof_intensity": FieldSpec("roof", SIG, ("num1",), "FLOP per byte"),
     "roof_flops_per_s": FieldSpec("roof", SIG, (), "the most FLOP/s reachable there"),
     # per state
     "speedup": FieldSpec("states", SIG, ("times", "verdict"), "T_plain / T_spec"),
@@ -153,7 +155,7 @@ FIELDS: dict[str, FieldSpec] = {
     "token_row": FieldSpec("by_gamma", TEXT, (), "sample passes, one string of token kinds each"),
     "token_row_tokens": FieldSpec("by_gamma", EXACT, ("int",), "tokens those sample passes emit in all"),
     "token_row_expected_tokens": FieldSpec("by_gamma", SIG, ("num1",), "tokens as many passes emit on average: E[L] × passes"),
-    "position_acceptance": FieldSpec("positions", SIG, (), "p_j at every position j (γ at its maximum)"),
+    "position_acceptance": FieldSpec("positions", SIG, ("num3",), "p_j at every position j (γ at its maximum)"),
     # the engine-log window
     "log_accepted_tokens": FieldSpec("log", EXACT, (), "vLLM's 'Accepted' count"),
     "log_drafted_tokens": FieldSpec("log", EXACT, (), "vLLM's 'Drafted' count"),
@@ -172,7 +174,7 @@ FIELDS: dict[str, FieldSpec] = {
     # the decision map
     "decision_drafter": FieldSpec("decision", KEY, (), "the fastest drafter at its typical acceptance"),
     "decision_gamma": FieldSpec("decision", EXACT, (), "its best γ"),
-    "decision_alpha": FieldSpec("decision", SIG, (), "its typical α for the task (on the grid)"),
+    "decision_alpha": FieldSpec("decision", SIG, ("num",), "its typical α for the task (on the grid)"),
     "decision_acceptance": FieldSpec("decision", KEY, (), "its typical acceptance shape for the task"),
     "decision_speedup": FieldSpec("decision", SIG, ("times",), "its speedup"),
     "decision_fits": FieldSpec("decision", BOOL, (), "whether it fits the GPU"),

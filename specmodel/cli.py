@@ -169,8 +169,9 @@ def _check_memory(state: State, catalog: Catalog, r) -> None:
 
 def _time(seconds: float) -> str:
     """A pass time as the page writes it, a digit or two finer: in ms, below 1 ms in µs (found
-    by a cold read: "0.069 ms" here where the page wrote 68.6 µs, a digit coarser than the page)."""
-    return f"{seconds * 1e6:.2f} µs" if seconds < 1e-3 else f"{seconds * 1e3:.3f} ms"
+    by a cold read: "0.069 ms" here where the page wrote 68.6 µs, a digit coarser than the page),
+    thousands grouped as every figure of the table (found by a cold read: "2741.005 ms")."""
+    return f"{seconds * 1e6:.2f} µs" if seconds < 1e-3 else f"{seconds * 1e3:,.3f} ms"
 
 
 def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> str:
@@ -184,16 +185,16 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
         ("per-position acceptance", pp),
         ("draft share of time", f"{r.draft_time_share:.1%}"),
         ("arithmetic ratio", f"{r.arithmetic_ratio:.{decimals_beside_one(r.arithmetic_ratio, 3)}f}×"),
-        ("verify pass bytes", f"{r.verify_bytes / 1e9:.3f} GB"),
-        ("verify pass FLOPs", f"{r.verify_flops / 1e12:.4f} TFLOP"),
+        ("verify pass bytes", f"{r.verify_bytes / 1e9:,.3f} GB"),
+        ("verify pass FLOPs", f"{r.verify_flops / 1e12:,.4f} TFLOP"),
         ("verify pass time", _time(r.verify_time_s)),
         ("verify memory time", _time(r.verify_memory_time_s)),
         ("verify arithmetic time", _time(r.verify_compute_time_s)),
         ("tensor cores idle (verify)", f"{r.tensor_core_idle_fraction:.1%}"),
-        ("target weights", f"{r.target_weight_bytes / 1e9:.3f} GB"),
-        ("draft weights", f"{r.draft_weight_bytes / 1e9:.3f} GB"),
-        ("target KV cache per token", f"{r.target_kv_bytes_per_token / 1e3:.1f} kB"),
-        ("draft KV cache per token", f"{r.draft_kv_bytes_per_token / 1e3:.1f} kB"),
+        ("target weights", f"{r.target_weight_bytes / 1e9:,.3f} GB"),
+        ("draft weights", f"{r.draft_weight_bytes / 1e9:,.3f} GB"),
+        ("target KV cache per token", f"{r.target_kv_bytes_per_token / 1e3:,.1f} kB"),
+        ("draft KV cache per token", f"{r.draft_kv_bytes_per_token / 1e3:,.1f} kB"),
         ("memory required", f"{gb_needed(r.memory_required_bytes)} of {capacity / 1e9:.0f} GB"
          + ("" if r.fits_in_memory else "  (does not fit)")),
     ]

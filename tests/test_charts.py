@@ -687,3 +687,24 @@ def test_a_data_table_column_keeps_its_unit():
             if len(units) > 1:
                 mixed.append((name, col["key"], units))
     assert mixed == []
+
+
+def test_a_field_a_chart_writes_in_a_format_keeps_that_formats_digits():
+    """Found by a cold read: the iteration figure wrote "14,420.00 ms" (a field kept to four
+    significant digits) where the model, the breakdown figure and the command line give 14,421.80.
+    Every field a chart's data table writes in a format declares that format in the data
+    contract, so its stored digits write the value as the unrounded one would."""
+    from generator.charts import CHARTS
+    from generator.contract import FIELDS
+    missing = []
+    for name, chart in CHARTS.items():
+        formats = {c["key"]: c["format"] for c in chart.COLUMNS if c["format"]}
+        for blocks in (chart.ROWS or {}).values():
+            for block in blocks:
+                for row in block["rows"]:
+                    for key, source in row.items():
+                        if isinstance(source, dict) and "field" in source and key in formats:
+                            spec = FIELDS[source["field"]]
+                            if spec.rounding == "sig" and formats[key] not in spec.formats:
+                                missing.append(f"{name}.{key}: {source['field']} lacks {formats[key]!r}")
+    assert missing == []

@@ -452,3 +452,12 @@ def test_a_measured_mean_acceptance_length_is_written_as_the_site_writes_it():
     at γ = 3" where the site and its tables write 1.40: two decimals, as the site's num(2)."""
     out = run("vllm-log", "--drafter", "ngram", "--gamma", "3").stdout
     assert "measured: mean acceptance length 1.40 at γ = 3" in out, out
+
+
+def test_every_figure_of_the_evaluate_table_groups_its_thousands():
+    """Found by a cold read: "11177.153 GB" and "2741.005 ms" beside "12,332.7 GB" and "4,114.4
+    tokens/s" in one table."""
+    out = run("evaluate", "--batch", "1024", "--context", "32768", "--gamma", "10", "--alpha", "0.95", "--ignore-memory").stdout
+    rows = [line for line in out.splitlines() if line.startswith("  ")]
+    ungrouped = [line for line in rows if re.search(r"(?<![\d,.])\d{4,}", line)]
+    assert len(rows) > 15 and ungrouped == [], ungrouped
