@@ -58,8 +58,9 @@ def no_load(running: float | None) -> str:
 DYNAMIC_SD_SCHEDULE = ("one flag sets γ for every batch size of the table, each range covering the loads nearest one "
                        "of them (as the simulation rounds a load), with γ 0 (no drafting) where no γ pays or the load "
                        "does not fit in memory")
-DYNAMIC_SD_LIMITS = ("vLLM's page says the feature was tested with EAGLE, EAGLE-3 and DFlash (a drafter that guesses a whole block of tokens in one pass) only, and that vLLM "
-                     "turns it off under data parallelism (--data-parallel-size above 1)")
+DYNAMIC_SD_LIMITS = ("vLLM's page says the feature was tested with EAGLE, EAGLE-3 and DFlash (a drafter that "
+                     "guesses a whole block of tokens in one pass) only, and that vLLM turns it off under data "
+                     "parallelism (--data-parallel-size above 1)")
 # ... and in its place for a text from several data-parallel engines, where the flag would be off
 # (found by a cold read: offered beside the note that the text comes from two such engines)
 DYNAMIC_SD_OFF = ("no γ-by-load flag: your text comes from several data-parallel engines, and vLLM turns dynamic "

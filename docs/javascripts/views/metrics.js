@@ -21,8 +21,9 @@ export const NOT_FITTING = "–";
 const DYNAMIC_DOCS = "https://docs.vllm.ai/en/latest/features/speculative_decoding/dynamic_speculative_decoding/";
 const DYNAMIC_SD_SCHEDULE = "one flag sets γ for every batch size of the table, each range covering the loads nearest one " +
   "of them (as the simulation rounds a load), with γ 0 (no drafting) where no γ pays or the load does not fit in memory";
-const DYNAMIC_SD_LIMITS = "vLLM's page says the feature was tested with EAGLE, EAGLE-3 and DFlash (a drafter that guesses a whole block of tokens in one pass) only, and that vLLM " +
-  "turns it off under data parallelism (--data-parallel-size above 1)";
+const DYNAMIC_SD_LIMITS = "vLLM's page says the feature was tested with EAGLE, EAGLE-3 and DFlash (a drafter that " +
+  "guesses a whole block of tokens in one pass) only, and that vLLM turns it off under data parallelism " +
+  "(--data-parallel-size above 1)";
 // (report.py DYNAMIC_SD_OFF: for a text from several data-parallel engines, where the flag is off)
 const DYNAMIC_SD_OFF = "No γ-by-load flag: your text comes from several data-parallel engines, and vLLM turns dynamic " +
   "speculative decoding off under data parallelism; each engine runs the fixed γ above.";
