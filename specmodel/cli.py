@@ -17,6 +17,7 @@ from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
+from .breakdown import iteration_breakdown
 from .calibration import fit as fitting
 from .calibration.measurements import PASS_RATIO, STEP_TIME, TIME_SHARES, parse_measurements
 from .calibration.validate import step_time_errors, validate
@@ -174,8 +175,22 @@ def _time(seconds: float) -> str:
     return f"{seconds * 1e6:.2f} µs" if seconds < 1e-3 else f"{seconds * 1e3:,.3f} ms"
 
 
+def _draft_times_s(state: State, catalog: Catalog) -> tuple[float, float]:
+    """(draft passes' time, the drafter's own overhead) of one iteration in seconds, at the step
+    the verify readouts describe (full batch, context P + G/2 per sequence): the draft parts of
+    specmodel.breakdown.iteration_breakdown, the draft passes being their kernels and launch floor
+    together, as the essay quotes them (found by a cold read: its 23.01 ms of draft passes and
+    7.50 ms of bookkeeping at 64 sequences were printed nowhere a reader could check them)."""
+    parts = iteration_breakdown(
+        catalog.cost_model(state.cost_model, state.engine), catalog.drafter(state.drafter, state.target),
+        catalog.targets[state.target], catalog.gpu_group(state.gpu, state.tp), state.batch,
+        state.context + state.output_tokens / 2, state.gamma)
+    return float(parts["draft_passes"] + parts["draft_launch_floor"]), float(parts["drafter_overhead"])
+
+
 def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> str:
     capacity = catalog.gpu_group(state.gpu, state.tp).memory_capacity_bytes
+    draft_passes_s, drafter_overhead_s = _draft_times_s(state, catalog)
     pp = ", ".join(f"{p:.3f}" for p in r.per_position_acceptance)
     rows = [
         ("speedup", f"{r.speedup:.{decimals_beside_one(r.speedup, 3)}f}×"),
@@ -184,6 +199,8 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
         ("mean acceptance length", f"{r.mean_acceptance_length:.3f} tokens"),
         ("per-position acceptance", pp),
         ("draft share of time", f"{r.draft_time_share:.1%}"),
+        ("draft passes time", _time(draft_passes_s)),
+        ("drafter's own overhead", _time(drafter_overhead_s)),
         ("arithmetic ratio", f"{r.arithmetic_ratio:.{decimals_beside_one(r.arithmetic_ratio, 3)}f}×"),
         ("verify pass bytes", f"{r.verify_bytes / 1e9:,.3f} GB"),
         ("verify pass FLOPs", f"{r.verify_flops / 1e12:,.4f} TFLOP"),

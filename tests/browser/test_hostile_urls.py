@@ -137,7 +137,8 @@ def hostile_queries() -> list[str]:
     queries += [f"{name}=1" for f in FIELDS.values() if f.grid for name in (f.option.lstrip("-"), f.name) if name != f.key]
     # and by vLLM's name for it (num_speculative_tokens for gamma)
     queries += [f"{f.vllm_name}=1" for f in FIELDS.values() if f.grid and f.vllm_name]
-    queries += ["context=abc", "batch=abc"]
+    queries += ["context=abc", "batch=abc", "num_speculative_tokens=5&gamma=2", "batch=1,024", "context=32,768",
+                "batch=1,0244", "batch=,024", "alpha=0,75", "batch=12,34,567", "batch=-1,024", "batch=1,024.5"]
     queries += PAGE_MUST
     return list(dict.fromkeys(queries))  # without repeats, in order
 
@@ -147,6 +148,14 @@ QUERIES = hostile_queries()
 # JavaScript's String.prototype.trim() whitespace (Python's str.strip() differs: \ufeff, \x1c…).
 JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+# thousands grouped as the page writes them (1,024)
+GROUPED = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?", re.ASCII)
+
+
+def _number(text: str) -> float:
+    """A number written out (thousands grouped or not) as a float, else NaN."""
+    text = text.replace(",", "") if GROUPED.fullmatch(text) else text
+    return float(text) if NUMBER.fullmatch(text) else math.nan
 
 
 def _snap(axis: list, x: float, geometric: bool):
@@ -166,7 +175,7 @@ def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
         return re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII) is not None
     if isinstance(axis[0], str):
         return any(v.lower() == text.lower() and (offered is None or v in offered) for v in axis)
-    return NUMBER.fullmatch(text) is not None
+    return not math.isnan(_number(text))
 
 
 def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
@@ -186,8 +195,10 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
     meant = {loose(n): s["key"] for s in m["state"] for n in (s["key"], s["name"], *s.get("aliases", []))}
     given = {k for k, _ in pairs}
     aliased = {k for k, _ in pairs if k not in KEYS and not FOREIGN.fullmatch(k) and meant.get(loose(k)) not in (None, *given)}
-    notes += len(aliased)
-    notes += any(k not in KEYS and not FOREIGN.fullmatch(k) and k not in aliased for k, _ in pairs)
+    # beside the setting's own key, a loose spelling clashes with it: one note each, the own key used
+    shadowed = {k for k, _ in pairs if k not in KEYS and not FOREIGN.fullmatch(k) and meant.get(loose(k)) in given}
+    notes += len(aliased) + len(shadowed)
+    notes += any(k not in KEYS and not FOREIGN.fullmatch(k) and k not in aliased | shadowed for k, _ in pairs)
     pairs = [(meant[loose(k)] if k in aliased else k, v) for k, v in pairs]
     names = names_by_key()
     asked = set()  # fields the query set without a note of their own
@@ -215,7 +226,7 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
                 notes += 1
             continue
         # any number written out clamps, one too large for a double (forty nines, 1e400) too
-        x = float(text) if NUMBER.fullmatch(text) else math.nan
+        x = _number(text)
         if math.isnan(x):
             notes += 1
             continue
@@ -302,7 +313,15 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     for f in vllm_named:
         assert notes[f"{f.vllm_name}=1"][0] == f"“{f.vllm_name}” read as {f.key}."
     # beside the setting's own key, a loose spelling is no setting: the key wins
-    assert notes["BATCH=64&batch=2"] == ["“BATCH” (did you mean batch?) is not a setting of the simulation; ignored."]
+    # beside the setting's own key, a loose spelling clashes with it, and the own key wins (found by
+    # a cold read: "“num_speculative_tokens” (did you mean gamma?) is not a setting" of a link
+    # that gave gamma as well)
+    assert notes["BATCH=64&batch=2"] == ["“BATCH” and batch name the same setting; using batch's value."]
+    assert notes["num_speculative_tokens=5&gamma=2"] == [
+        "“num_speculative_tokens” and gamma name the same setting; using gamma's value."]
+    # a number grouped as the page writes it is that number (found by a cold read: ?batch=1,024
+    # opened at batch 1)
+    assert notes["batch=1,024"] == [] and notes["context=32,768"] == []
     # a default a note falls back to is written as the controls write it (found by a cold read:
     # "using 2048" where every other note and the bar say 2,048)
     assert notes["context=abc"] == ["context=abc is not a number the simulation can use; using 2,048."]
@@ -468,8 +487,32 @@ def test_a_repeated_key_keeps_its_last_value_the_simulation_can_use(page, page_l
     page.goto("/?target=llama-3.1-8b-instruct&drafter=eagle3&drafter=qwen3-4b")
     wait_rendered(page, "?target=llama-3.1-8b-instruct&drafter=eagle3")
     notes = page.locator("#simulation [data-notes] p").all_inner_texts()
-    assert "drafter appears 2 times; using eagle3, the last value the simulation can use." in notes, notes
+    assert "drafter appears 2 times; using EAGLE-3 head, the last value the simulation can use (Qwen3-4B draft model cannot draft for Llama-3.1-8B-Instruct)." in notes, notes
     page.goto("/?batch=abc&batch=xyz")
     wait_rendered(page, "")
     notes = page.locator("#simulation [data-notes] p").all_inner_texts()
     assert notes[0] == "batch appears 2 times; using the last one." and notes[1].startswith("batch=xyz is not a number"), notes
+    # the value used is written as the controls write it (found by a cold read: "using 4096",
+    # "0.8", "3.0" beside the controls' 4,096, 0.80 and 3), or as the link wrote it where a note
+    # corrects it; a wrong-family drafter passed over is said why; a key is named as written
+    got = page.evaluate(
+        """async (queries) => {
+          const { parseQuery } = await import('/javascripts/core/url-state.js');
+          const manifest = await (await fetch('/data/manifest.json')).json();
+          return queries.map((q) => parseQuery('?' + q, manifest).notes);
+        }""", ["context=4096&context=x", "gamma=3&gamma=3.0&gamma=y", "alpha=0.7&alpha=0.8&alpha=x",
+               "batch=99999&batch=x", "drafter=ngram&drafter=llama-3.2-1b", "num_speculative_tokens=5&num_speculative_tokens=x",
+               "tp=2&tp=x&target=qwen3-32b"])
+    can_use = "the last value the simulation can use"
+    assert [notes[0] for notes in got] == [
+        f"context appears 2 times; using 4,096, {can_use}.",
+        f"gamma appears 3 times; using 3, {can_use}.",
+        f"alpha appears 3 times; using 0.80, {can_use}.",
+        f"batch appears 2 times; using batch=99999, {can_use}.",
+        f"drafter appears 2 times; using n-gram prompt lookup, {can_use} (Llama-3.2-1B draft model cannot draft for Qwen3-8B).",
+        "“num_speculative_tokens” read as gamma.",
+        f"tp appears 2 times; using 2 GPUs, {can_use}.",
+    ], got
+    top = f"{manifest()['axes']['batch'][-1]:,}"
+    assert got[3][1] == f"batch=99999 is outside 1–{top}; using {top}." and got[5][1] == (
+        f"“num_speculative_tokens” appears 2 times; using 5, {can_use}."), got

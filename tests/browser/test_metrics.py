@@ -334,6 +334,17 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
     assert "drafting with the n-gram" in _wait_read(home)
     wait_rendered(home, query_of(state))
     assert current_query(home) == query_of(state)
+    # Back to the starting state: the answer names every fitted setting the simulation has left
+    # (found by a cold read: α, 0.50 → 0.75, and the drafter were left out)
+    home.go_back()
+    wait_rendered(home, "")
+    d = manifest()["defaults"]
+    labels = manifest()["labels"]
+    moved = (f"The simulation has since moved away from the fit (drafter {labels['drafter'][d['drafter']]}, acceptance "
+             f"{labels['acceptance'][d['acceptance']]}, α = {d['alpha']:.2f}, γ = {d['gamma']}):")
+    assert moved in home.locator("[data-metrics-answer]").inner_text().replace("\u00a0", " ")
+    home.go_forward()
+    wait_rendered(home, query_of(state))
     # the reader moves their load: the answer follows, still the command line's
     home.select_option("#metrics-batch", "64")
     wait_rendered(home, query_of({**state, "batch": 64}))

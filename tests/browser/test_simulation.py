@@ -450,6 +450,12 @@ def test_a_link_whose_sentence_quotes_another_readout_shows_it_in_the_bar(page, 
     wait_rendered(page, "")
     links = page.locator("article a.explore[data-bar-readout]")
     assert links.count() >= 10
+    # the GPUs' links, whose paragraph quotes the draft share where speculation loses and on the
+    # starting GPU (found by a cold read: neither bar showed it)
+    gpu_links = page.eval_on_selector_all(
+        "article p:has(a.explore) ", "ps => ps.filter((p) => p.textContent.includes('passes shrink less'))"
+        ".flatMap((p) => [...p.querySelectorAll('a.explore')].map((a) => a.dataset.barReadout ?? ''))")
+    assert sum("draft_time_share" in keys for keys in gpu_links) == 2, gpu_links
     problems = []
     for i in range(links.count()):
         link = links.nth(i)

@@ -55,8 +55,13 @@ function written(value) {
 // A number written out, however long (forty nines, 1e400): a request for "that much", clamped to
 // the axis like 1e300 (what overflows a double is ±Infinity, and clamps the same way). Only
 // digits, a point, a sign and an exponent are read (the pattern is linear in the length).
+// Thousands grouped as the page writes them (1,024) are read too (found by a cold read: the
+// page's own "1,024" typed into a link was refused, and the link opened at batch 1).
+const GROUPED = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
+
 function parseNumber(raw) {
-  const text = raw.trim();
+  const trimmed = raw.trim();
+  const text = GROUPED.test(trimmed) ? trimmed.replaceAll(",", "") : trimmed;
   if (!NUMBER.test(text)) return null;
   const x = Number(text);
   return Number.isNaN(x) ? null : x;
@@ -209,9 +214,9 @@ function meantKey(k, manifest) {
 
 // One note for the keys that are not settings: a misspelt key (gama=3) would otherwise leave the
 // reader looking at the default without knowing why. Keys read as a setting (`aliased`) are not.
-function unknownKeysNote(params, manifest, aliased) {
+function unknownKeysNote(params, manifest, aliased, shadowed) {
   const keys = manifest.state.map((s) => s.key);
-  const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k) && !aliased.has(k)))];
+  const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k) && !aliased.has(k) && !shadowed.has(k)))];
   if (unknown.length === 0) return null;
   const named = unknown.slice(0, UNKNOWN_SHOWN).map((k) => {
     const meant = meantKey(k, manifest);
@@ -239,41 +244,70 @@ export function parseQuery(query, manifest) {
   // cost?" over the default, the link's whole-pass dropped).
   const keys = manifest.state.map((s) => s.key);
   const given = new Set(params.keys());
-  const read = new URLSearchParams();
+  // each setting's values, with the key each was written under
+  const read = new Map();
+  const readAs = (key, k, v) => read.set(key, [...(read.get(key) ?? []), { written: k, raw: v }]);
   const aliased = new Map();
+  // a loose spelling beside the setting's own key: the two clash, and the own key is used (found
+  // by a cold read: "“num_speculative_tokens” (did you mean gamma?) is not a setting" of a link
+  // that gave gamma too, the clash of their values unsaid)
+  const shadowed = new Map();
   for (const [k, v] of params) {
     if (keys.includes(k)) {
-      read.append(k, v);
+      readAs(k, k, v);
       continue;
     }
     const meant = FOREIGN_KEY.test(k) ? undefined : meantKey(k, manifest);
     if (meant && !given.has(meant)) {
-      read.append(meant, v);
+      readAs(meant, k, v);
       aliased.set(k, meant);
-    }
+    } else if (meant) shadowed.set(k, meant);
   }
   for (const [k, meant] of aliased) notes.push(`“${shown(k, KEY_SHOWN_LENGTH)}” read as ${meant}.`);
+  for (const [k, meant] of shadowed) notes.push(`“${shown(k, KEY_SHOWN_LENGTH)}” and ${meant} name the same setting; using ${meant}'s value.`);
   for (const { name, key } of manifest.state) {
-    const all = read.getAll(key);
+    const all = (read.get(key) ?? []).map((r) => r.raw);
     if (all.length === 0) continue;
     // A repeated key: its last value the simulation can use (a number, out of range too, or a
     // name it has, offered for the GPU and target read so far), else its last (found by a cold
     // read: ?batch=64&batch=abc opened at the default batch, dropping the 64 it holds; and
     // ?drafter=eagle3&drafter=qwen3-4b under a Llama target, dropping the EAGLE-3 head it takes).
     const whole = (raw) => /^[1-9][0-9]{0,2}$/.test(raw.trim());
-    const offered = configurationOf(manifest, state)?.axes[name];
-    const usable = (raw) => {
-      if (name === "tp") return whole(raw);
-      const { value, rejected } = parseValue(name, key, raw, axes, defaults, labels);
-      return !rejected && (!offered || offered.includes(value));
+    const config = configurationOf(manifest, state);
+    const offered = config?.axes[name];
+    const parsed = (raw) => parseValue(name, key, raw, axes, defaults, labels);
+    const notOffered = (raw) => {
+      const { value, rejected } = parsed(raw);
+      return !rejected && offered !== undefined && !offered.includes(value);
     };
-    const used = all.findLast(usable);
-    const raw = used ?? all[all.length - 1];
-    if (all.length > 1) {
-      notes.push(used !== undefined && used !== all[all.length - 1]
-        ? `${key} appears ${all.length} times; using ${shown(used.trim())}, the last value the simulation can use.`
-        : `${key} appears ${all.length} times; using the last one.`);
-    }
+    const usable = (raw) => (name === "tp" ? whole(raw) : !parsed(raw).rejected && !notOffered(raw));
+    const usedAt = all.findLastIndex(usable);
+    const raw = usedAt >= 0 ? all[usedAt] : all[all.length - 1];
+    const repeatedNote = () => {
+      // named as the link wrote it (found by a cold read: "gamma appears 2 times" of a link that
+      // wrote num_speculative_tokens twice)
+      const spellings = [...new Set(read.get(key).map((r) => r.written))];
+      const what = spellings.length === 1 && spellings[0] !== key ? `“${shown(spellings[0], KEY_SHOWN_LENGTH)}”` : key;
+      const head = `${what} appears ${all.length} times; using`;
+      if (usedAt < 0 || usedAt === all.length - 1) return `${head} the last one.`;
+      // the value as the controls write it (found by a cold read: "using 4096", "0.8", "3.0"
+      // beside the controls' 4,096, 0.80 and 3), or as the link wrote it where a note below
+      // corrects it
+      const used = all[usedAt];
+      const { value, note } = name === "tp" ? { value: Number(used.trim()), note: null } : parsed(used);
+      const valueText = note ? `${key}=${shown(used)}` : describe(name, value, labels);
+      // a later name the simulation has but not here: why it was passed over (found by a cold
+      // read: "using ngram" over a Llama-3.2-1B draft model, as if the simulation did not know it)
+      const passed = all.slice(usedAt + 1).findLast(notOffered);
+      let why = "";
+      if (passed !== undefined) {
+        const other = describe(name, parsed(passed).value, labels);
+        why = name === "drafter" ? ` (${other} cannot draft for ${describe("target", config.target, labels)})`
+          : ` (${other} is not offered for ${describe("target", config.target, labels)} on ${describe("gpu", config.gpu, labels)})`;
+      }
+      return `${head} ${valueText}, the last value the simulation can use${why}.`;
+    };
+    if (all.length > 1) notes.push(repeatedNote());
     if (name === "tp") {
       // The configuration decides how many GPUs: constrainState weighs what the link asks against
       // it and says which count is used. A value that is no count is named as written (found by a
@@ -288,7 +322,7 @@ export function parseQuery(query, manifest) {
     if (note) notes.push(note);
     else asked.add(name);
   }
-  const unknown = unknownKeysNote(params, manifest, aliased);
+  const unknown = unknownKeysNote(params, manifest, aliased, shadowed);
   if (unknown) notes.push(unknown);
   const constrained = constrainState(state, manifest, asked);
   // corrected: how many notes say the link asked for something it did not get (the bar says so);

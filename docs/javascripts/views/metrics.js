@@ -460,9 +460,14 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (stand) {
       nodes.push(el("p", `This configuration's data hold acceptance ${labels.acceptance[state.acceptance]} only: the answer uses that shape's best fit to your rates, α = ${fixed(state.alpha, 2)} (residual ${fixed(fit.residuals[state.acceptance], residualDecimals(fit))}, against ${fixed(fit.residual, residualDecimals(fit))} for ${labels.acceptance[fit.shape]}). specmodel fit-metrics without --site-grid prices your shape on any configuration.`, { class: "spec-metrics__warn" }));
     } else {
+      // every fitted setting the simulation has left, α under another shape too, and the
+      // example's drafter (found by a cold read: after Back, "(acceptance falling with position,
+      // γ = 4)" where α had gone from 0.50 to 0.75 and the n-gram drafter to a draft model)
       const differs = [];
+      const fittedDrafter = fitted.example ? fitted.announced?.drafter : undefined;
+      if (fittedDrafter !== undefined && state.drafter !== fittedDrafter) differs.push(`drafter ${labels.drafter[state.drafter]}`);
       if (!ownShape) differs.push(`acceptance ${labels.acceptance[state.acceptance]}`);
-      if (ownShape && state.alpha !== fit.alpha) differs.push(`α = ${fixed(state.alpha, 2)}`);
+      if (state.alpha !== (ownShape ? fit.alpha : fit.alphas[state.acceptance])) differs.push(`α = ${fixed(state.alpha, 2)}`);
       if (state.gamma !== fit.gamma) differs.push(`γ = ${state.gamma}`);
       if (differs.length) nodes.push(el("p", `The simulation has since moved away from the fit (${differs.join(", ")}): these numbers are for the settings shown, not for your acceptance.`, { class: "spec-metrics__warn" }));
     }
