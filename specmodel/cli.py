@@ -33,7 +33,7 @@ from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
 from .metrics.parse import grouped
-from .metrics.report import held_shape_note, named_models_text, no_load, other_engine_note, reading_lines, report, thin_gains
+from .metrics.report import held_shape_note, named_drafter_text, named_models_text, no_load, other_engine_note, reading_lines, report, thin_gains
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -277,12 +277,18 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         else:
             values["batch"] = FIELDS["batch"].default
             notes.append(f"batch {values['batch']}: {no_load(reading.running_requests)}; --batch sets it")
-    if values["drafter"] is None:
+    default_drafter = values["drafter"] is None
+    if default_drafter:
         values["drafter"] = catalog.default_drafter_for(values["target"])
+    named_drafter = named_drafter_text(reading, values["drafter"])
+    if named_drafter:
+        notes.append(f"drafter {values['drafter']}: the text names the drafter {named_drafter} (vLLM's start-up line); "
+                     "--drafter sets the drafter priced (it prices the draft passes; acceptance comes from the text)")
+    elif default_drafter:
         notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")
     named = named_models_text(reading, catalog.targets[values["target"]].label)
     if named:
-        notes.append(f"target {values['target']}: the text names the model {named} (its model_name label), not "
+        notes.append(f"target {values['target']}: the text names the model {named}, not "
                      f"{catalog.targets[values['target']].label}; --target sets the target priced")
     engine_note = other_engine_note(reading.source)
     if engine_note:

@@ -829,3 +829,30 @@ def test_a_scrape_naming_another_model_says_which_target_the_answer_prices():
     assert "model_name" not in _cli("-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", "qwen3-8b")).stdout
     long = "x" * 80
     assert f"the model '{'x' * 60}…' (its" in _cli("-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", long)).stdout
+
+
+def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_told_where_the_answer_prices_others():
+    """Found by a cold read: a vLLM log whose start-up line names meta-llama/Llama-3.1-8B-Instruct
+    and its EAGLE-3 head was answered "The text does not say which drafter produced it" and priced
+    Qwen3-8B with a Qwen3-0.6B draft model, unsaid. The start-up line is read; where the answer
+    prices another target or drafter it says so, and where it prices the ones named it does not."""
+    path = DATA / "v1-startup-eagle3.log"
+    text = path.read_text()
+    assert parse_metrics(text).startup == {"model": "meta-llama/Llama-3.1-8B-Instruct", "method": "eagle3",
+                                           "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}
+    out = _cli(str(path)).stdout
+    assert ("note: drafter qwen3-0.6b: the text names the drafter method 'eagle3', model "
+            "'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' (vLLM's start-up line); --drafter sets the drafter priced") in out
+    assert ("note: target qwen3-8b: the text names the model 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's start-up "
+            "line), not Qwen3-8B; --target sets the target priced") in out
+    own = _cli(str(path), "--target", "llama-3.1-8b-instruct", "--drafter", "eagle3").stdout
+    assert "start-up line" not in own
+    # n-gram's line names no draft model; a draft model is named by its id's last part
+    ngram = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "method='ngram', model=None")
+    assert parse_metrics(ngram).startup["draft_model"] is None
+    assert "the text names the drafter method 'ngram' (vLLM's start-up line)" in _cli("-", stdin=ngram).stdout
+    assert "start-up line); --drafter" not in _cli("-", "--drafter", "ngram", stdin=ngram).stdout
+    draft = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'",
+                         "method='draft_model', model='Qwen/Qwen3-0.6B'").replace("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-8B")
+    assert "start-up line" not in _cli("-", stdin=draft).stdout
+    assert parse_metrics((DATA / "v1-ngram.log").read_text()).startup is None

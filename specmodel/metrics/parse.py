@@ -199,7 +199,8 @@ class Reading:
     text does not print was worked out, by field name (found once: "drafts 617" and "mean acceptance
     length 3.610" shown as the text's, for a line printing neither). ``model_names``: the models a
     Prometheus text's samples name (vLLM's ``model_name`` label), sorted; empty for the log formats,
-    which name none.
+    which name none. ``startup``: what the text's last vLLM start-up line names (``_startup``):
+    {"model", "method", "draft_model"}, or None.
     """
 
     source: str
@@ -216,6 +217,7 @@ class Reading:
     printed_mean_acceptance_length: str | None = None
     derived: dict = field(default_factory=dict)
     model_names: tuple[str, ...] = ()
+    startup: dict | None = None
 
     @property
     def data_parallel(self) -> bool:
@@ -237,7 +239,7 @@ class Reading:
                 "running_requests": self.running_requests, "draft_acceptance_rate": self.draft_acceptance_rate,
                 "v0_draft_acceptance_rate": self.v0_draft_acceptance_rate, "notes": list(self.notes),
                 "printed_mean_acceptance_length": self.printed_mean_acceptance_length, "derived": dict(self.derived),
-                "model_names": list(self.model_names)}
+                "model_names": list(self.model_names), "startup": dict(self.startup) if self.startup else None}
 
 
 # --- vLLM V1 log lines ------------------------------------------------------------------------
@@ -913,7 +915,7 @@ def parse_metrics(text: str) -> Reading:
         raise MetricsInputError(f"the text has {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read; "
                                 "give the last few log lines or one or two scrapes", recognised=True)
     lines = text.splitlines()
-    reading = _read_text(lines)
+    reading = replace(_read_text(lines), startup=_startup(lines))
     if reading.running_requests is None:
         # the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
         engine = _engine_running([ln for ln in lines if "Running:" in ln])
@@ -922,6 +924,27 @@ def parse_metrics(text: str) -> Reading:
             reading = replace(reading, running_requests=engine[0], notes=(engine[1],) + reading.notes)
     _check_limits(reading)
     return reading
+
+
+# vLLM's start-up line: "Initializing a V1 LLM engine (v0.10.1) with config: model='Qwen/Qwen3-8B',
+# speculative_config=SpeculativeConfig(method='eagle3', model='…', num_spec_tokens=3), …"
+# (vllm/config SpeculativeConfig.__repr__; model=None for n-gram and suffix decoding).
+_STARTUP_MODEL = re.compile(r"with config: model='([^']*)'")
+_STARTUP_SPECULATIVE = re.compile(r"speculative_config=SpeculativeConfig\(method='([^']*)', model=(?:'([^']*)'|None)")
+
+
+def _startup(lines: list[str]) -> dict | None:
+    """What the last vLLM start-up line in ``lines`` names: {"model": the served model, "method":
+    the speculative method, "draft_model": its draft model} (None for what it does not name);
+    None where there is no start-up line. Found by a cold read: a log that names its EAGLE-3 head
+    and its Llama target there was answered "The text does not say which drafter produced it"."""
+    for line in reversed(lines):
+        served = _STARTUP_MODEL.search(line)
+        if served:
+            speculative = _STARTUP_SPECULATIVE.search(line)
+            return {"model": served[1], "method": speculative[1] if speculative else None,
+                    "draft_model": (speculative[2] or None) if speculative else None}
+    return None
 
 
 def _check_limits(reading: Reading) -> None:

@@ -82,17 +82,37 @@ def other_engine_note(source: str) -> str | None:
 MODEL_NAME_CHARS = 60
 
 
+def _quoted(name: str) -> str:
+    return "'" + (name[:MODEL_NAME_CHARS] + "…" if len(name) > MODEL_NAME_CHARS else name) + "'"
+
+
 def named_models_text(reading: Reading, target_label: str) -> str | None:
-    """The models a Prometheus text names where none is the target the answer prices, as a list
-    ("'meta-llama/Llama-3.3-70B-Instruct'", names over MODEL_NAME_CHARS characters cut with "…");
-    None where the text names none, or names the target (its ``model_name``, a Hugging Face id
-    or the id's last part, equal to the catalog's label but for case; the labels are those ids'
-    last parts). Found by a cold read: a scrape of another model priced as Qwen3-8B, unsaid.
-    views/metrics.js namedModels says it in the page's words."""
-    names = reading.model_names
+    """The models a text names where none is the target the answer prices, as a list with where
+    the text names them ("'meta-llama/Llama-3.3-70B-Instruct' (its model_name label)", names over
+    MODEL_NAME_CHARS characters cut with "…"): a Prometheus text's ``model_name`` labels, else a
+    log's vLLM start-up line. None where the text names none, or names the target (a Hugging Face
+    id or the id's last part, equal to the catalog's label but for case; the labels are those
+    ids' last parts). Found by cold reads: a scrape, then a log, of another model priced as
+    Qwen3-8B, unsaid. views/metrics.js namedModels says it in the page's words."""
+    names, where = reading.model_names, "its model_name label"
+    if not names and reading.startup:
+        names, where = (reading.startup["model"],), "vLLM's start-up line"
     if not names or any(n.rsplit("/", 1)[-1].lower() == target_label.lower() for n in names):
         return None
-    return ", ".join("'" + (n[:MODEL_NAME_CHARS] + "…" if len(n) > MODEL_NAME_CHARS else n) + "'" for n in names)
+    return f"{', '.join(map(_quoted, names))} ({where})"
+
+
+def named_drafter_text(reading: Reading, drafter: str) -> str | None:
+    """The drafter a text's vLLM start-up line names where it is not ``drafter`` (a catalog key),
+    as "method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'" (the method's or the draft
+    model's name, or its Hugging Face id's last part, equal to the key but for case, names the
+    key); None where the text names none, or names that drafter. views/metrics.js namedDrafter."""
+    if not reading.startup or not reading.startup["method"]:
+        return None
+    method, model = reading.startup["method"], reading.startup["draft_model"]
+    if drafter in (method.lower(), (model or "").rsplit("/", 1)[-1].lower()):
+        return None
+    return f"method {_quoted(method)}" + (f", model {_quoted(model)}" if model else "")
 
 
 def held_shape_note(fit: AcceptanceFit, shape: str) -> str:

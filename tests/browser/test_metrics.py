@@ -102,6 +102,7 @@ def test_the_page_reads_and_fits_each_text_as_the_command_line_does(modules_page
     assert page_reading["notes"] == list(reading.notes)
     assert page_reading["derived"] == reading.derived
     assert page_reading["model_names"] == list(reading.model_names)
+    assert page_reading["startup"] == reading.startup
     assert page_reading["printed_mean_acceptance_length"] == reading.printed_mean_acceptance_length
     for key in ("num_drafts", "num_draft_tokens", "num_accepted_tokens", "mean_acceptance_length", "running_requests",
                 "v0_draft_acceptance_rate"):
@@ -380,6 +381,25 @@ def test_a_scrape_naming_another_model_says_which_target_the_answer_prices(home)
     wait_rendered(home, "")
     _paste(home, (DATA / "prometheus-one.txt").read_text())
     assert "Qwen3-8B on" in answer.inner_text() and "model_name" not in answer.inner_text()
+    # a log's vLLM start-up line names its target and drafter (found by a cold read: "The text does
+    # not say which drafter produced it" of a log naming its EAGLE-3 head), in the command line's words
+    text = (DATA / "v1-startup-eagle3.log").read_text()
+    _paste(home, text)
+    shown = answer.inner_text().replace("\u00a0", " ")
+    drafter = "method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'"
+    assert (f"The text names the drafter {drafter} (vLLM's start-up line); the answer prices the Qwen3-0.6B draft model. "
+            "Set yours under “Your deployment”.") in shown
+    assert ("The text names the model 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's start-up line); the answer prices "
+            "Qwen3-8B. Set yours under “Your deployment”.") in shown
+    assert "does not say which drafter" not in shown
+    cli = _cli_text(stdin=text)
+    assert f"the text names the drafter {drafter} (vLLM's start-up line)" in cli
+    assert "the text names the model 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's start-up line)" in cli
+    home.select_option("#metrics-target", "llama-3.1-8b-instruct")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.1-8B-Instruct on')")
+    home.select_option("#metrics-drafter", "eagle3")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('the EAGLE-3 head')")
+    assert "start-up line" not in answer.inner_text()
 
 
 def test_a_load_the_reader_sets_replaces_the_texts_in_the_answer(home):

@@ -203,6 +203,8 @@ function reading(source, records, fields = {}) {
     derived: {},
     // the models a Prometheus text's samples name (vLLM's model_name label), sorted
     model_names: [],
+    // what the text's last vLLM start-up line names (startup below), or null
+    startup: null,
     ...fields,
   };
 }
@@ -904,7 +906,7 @@ export function parseMetrics(text) {
     );
   }
   const lines = text.split(/\r\n|\r|\n/);
-  const reading = readText(lines);
+  const reading = { ...readText(lines), startup: startup(lines) };
   if (reading.running_requests === null) {
     // the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
     const engine = engineRunning(lines.filter((l) => l.includes("Running:")));
@@ -912,6 +914,25 @@ export function parseMetrics(text) {
     if (engine) return checkLimits({ ...reading, running_requests: engine.running, notes: [engine.note, ...reading.notes] });
   }
   return checkLimits(reading);
+}
+
+// vLLM's start-up line: "Initializing a V1 LLM engine (v0.10.1) with config: model='Qwen/Qwen3-8B',
+// speculative_config=SpeculativeConfig(method='eagle3', model='…', num_spec_tokens=3), …"
+// (vllm/config SpeculativeConfig.__repr__; model=None for n-gram and suffix decoding).
+const STARTUP_MODEL = /with config: model='([^']*)'/;
+const STARTUP_SPECULATIVE = /speculative_config=SpeculativeConfig\(method='([^']*)', model=(?:'([^']*)'|None)/;
+
+// What the last start-up line names: {model, method, draft_model} (null for what it does not
+// name), or null (parse.py _startup; found by a cold read: a log naming its EAGLE-3 head and its
+// Llama target there was answered "The text does not say which drafter produced it").
+function startup(lines) {
+  for (const line of [...lines].reverse()) {
+    const served = STARTUP_MODEL.exec(line);
+    if (!served) continue;
+    const speculative = STARTUP_SPECULATIVE.exec(line);
+    return { model: served[1], method: speculative ? speculative[1] : null, draft_model: speculative?.[2] || null };
+  }
+  return null;
 }
 
 // A reading the model cannot price (more draft positions or running requests than its γ and batch

@@ -138,18 +138,29 @@ export function otherEngineNote(source) {
     "to, and its flags are vLLM's: llama-server sets the tokens it drafts with --draft-max";
 }
 
-// The models a Prometheus text names where none is the target priced, quoted (report.py
+// The models a text names where none is the target priced, quoted, with where it names them (a
+// Prometheus text's model_name labels, else a log's vLLM start-up line; report.py
 // named_models_text: a Hugging Face id or its last part, against the label, which is that part);
-// null where it names none or the target. Found by a cold read: another model's scrape priced as
-// Qwen3-8B, unsaid.
+// null where it names none or the target. Found by cold reads: another model's scrape, then log,
+// priced as Qwen3-8B, unsaid.
 const MODEL_NAME_CHARS = 60;
+const quoted = (n) => `'${[...n].length > MODEL_NAME_CHARS ? `${[...n].slice(0, MODEL_NAME_CHARS).join("")}…` : n}'`;
 
 export function namedModels(reading, targetLabel) {
-  const names = reading.model_names ?? [];
+  let names = reading.model_names ?? [];
+  let where = "its model_name label";
+  if (names.length === 0 && reading.startup) [names, where] = [[reading.startup.model], "vLLM's start-up line"];
   const target = targetLabel.toLowerCase();
   if (names.length === 0 || names.some((n) => n.split("/").pop().toLowerCase() === target)) return null;
-  const cut = (n) => ([...n].length > MODEL_NAME_CHARS ? `${[...n].slice(0, MODEL_NAME_CHARS).join("")}…` : n);
-  return names.map((n) => `'${cut(n)}'`).join(", ");
+  return `${names.map(quoted).join(", ")} (${where})`;
+}
+
+// The drafter a text's start-up line names where it is not `drafter` (a drafter key), as
+// "method 'eagle3', model '…'"; null where it names none or that one (report.py named_drafter_text).
+export function namedDrafter(reading, drafter) {
+  const { method, draft_model: model } = reading.startup ?? {};
+  if (!method || [method.toLowerCase(), (model ?? "").split("/").pop().toLowerCase()].includes(drafter)) return null;
+  return `method ${quoted(method)}${model ? `, model ${quoted(model)}` : ""}`;
 }
 
 // report.py thin_gains: the loads that fit at which speculation pays by less than the cost
@@ -475,14 +486,19 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // "Your deployment", said to be theirs (found once: "Set yours" stayed after they had).
     const readAt = fitted.announced ?? state;
     const setByReader = (name) => state[name] !== readAt[name];
-    if (!fitted.example) {
+    const namedOther = namedDrafter(fitted.reading, state.drafter);
+    if (namedOther) {
+      const told = `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices the ${labels.drafter[state.drafter]}`;
+      nodes.push(el("p", setByReader("drafter") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
+        { class: "spec-metrics__warn" }));
+    } else if (!fitted.example && !fitted.reading.startup?.method) {
       nodes.push(el("p", setByReader("drafter")
         ? `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}, as set under “Your deployment”.`
         : `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
     }
     const named = namedModels(fitted.reading, labels.target[state.target]);
     if (named) {
-      const told = `The text names the model ${named} (its model_name label); the answer prices ${labels.target[state.target]}`;
+      const told = `The text names the model ${named}; the answer prices ${labels.target[state.target]}`;
       nodes.push(el("p", setByReader("target") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
         { class: "spec-metrics__warn" }));
     }
