@@ -128,6 +128,7 @@ def state_values(changes: dict, site) -> dict:
     values["log_draft_acceptance_rate"] = window.draft_acceptance_rate
     values["config_flag"] = site.value("speculative_config", coords)
     values["drafter_label"] = site.labels["drafter"][state.drafter]
+    values["acceptance_label"] = site.labels["acceptance"][state.acceptance]
     values["query"] = state_query(coords, site.defaults)
     # the decision map at this state's batch, context and workload, per kind of traffic
     values["decision"] = {t: {k: site.value(f"decision_{k}", coords, task=t)

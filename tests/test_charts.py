@@ -708,3 +708,22 @@ def test_a_field_a_chart_writes_in_a_format_keeps_that_formats_digits():
                             if spec.rounding == "sig" and formats[key] not in spec.formats:
                                 missing.append(f"{name}.{key}: {source['field']} lacks {formats[key]!r}")
     assert missing == []
+
+
+def test_a_legend_draws_each_series_as_its_plot_does(specs):
+    """Found by a cold read: the shares and validation figures' legends drew a diamond for every
+    series, under subtitles saying the diamonds are the measurements. Where a subtitle names the
+    diamonds, no legend draws one symbol for all its entries, and the shape scale gives the diamond
+    to the measurements alone."""
+    problems = []
+    for name, spec in specs.items():
+        if "Diamonds:" in json.dumps(spec):
+            for path, value in _walk(spec):
+                if path[-1] == "legend" and isinstance(value, dict) and "symbolType" in value:
+                    problems.append(f"{name}: one symbol for every entry at {'.'.join(map(str, path))}")
+            shapes = [v for p, v in _walk(spec) if p[-1] == "shape" and isinstance(v, dict) and "scale" in v]
+            mapped = {tuple(zip(s["scale"]["domain"], s["scale"]["range"])) for s in shapes}
+            if len(mapped) != 1 or [d for d, r in next(iter(mapped)) if r == "diamond"] != ["measured"]:
+                problems.append(f"{name}: shapes {mapped}")
+    assert {n for n in specs if "Diamonds:" in json.dumps(specs[n])} >= {"shares", "validation"}
+    assert problems == [], problems

@@ -725,3 +725,28 @@ def test_the_draft_times_at_a_busy_server_are_printed_by_evaluate(rendered_pages
                 "of bookkeeping on top (the breakdown figure under [What a real engine adds](#what-a-real-engine-adds) "
                 "draws both, and `specmodel evaluate` prints them)")
     assert sentence in text
+
+
+def test_the_engine_log_sample_names_every_setting_it_was_priced_at(rendered_pages):
+    """Found by a cold read: "Here it is for the model at 64 concurrent sequences" named the batch
+    alone, over a line priced at the starting drafter, γ, α and acceptance, which a reader who had
+    moved the simulation could take for theirs."""
+    from generator.axes import site_state
+
+    state = site_state(**ESSAY_STATES["busy"])
+    text = rendered_pages["index.md"]
+    intro = re.sub(r"<[^>]+>", "", re.sub(r"\s+", " ", text.split("### The engine log", 1)[1].split("```text", 1)[0]))
+    labels = {"drafter": "Qwen3-0.6B draft model", "acceptance": "falling with position"}
+    assert state.drafter == "qwen3-0.6b" and state.acceptance == "falling"
+    for said in (f"{state.batch} concurrent sequences", labels["drafter"], f"γ = {state.gamma}", f"α = {state.alpha:.2f}",
+                 f"acceptance {labels['acceptance']}", "whatever the simulation shows now"):
+        assert said in intro, (said, intro)
+
+
+def test_a_formula_writes_c_hat_as_the_prose_does(rendered_pages):
+    """Found by a cold read: the formula's ĉ was a MathML <mover> whose caret a phone drew floating
+    above and beside the c; the formula now uses the prose's own letter."""
+    text = rendered_pages["index.md"]
+    formulas = re.findall(r"<math\b.*?</math>", text, flags=re.S)
+    assert formulas and not [f for f in formulas if "<mover" in f and "^" in f]
+    assert any("<mi>ĉ</mi>" in f for f in formulas) and "ĉ" in re.sub(r"<math\b.*?</math>", "", text, flags=re.S)

@@ -31,15 +31,19 @@ def encode_series(chart: alt.Chart, x: alt.X, y: alt.Y, value_title: str, extra:
     """Model lines (one per setting and model) under the measured points; shared with the shares
     chart, whose lines also differ by ``dash`` (a stroke dash per drafter). Each mark's tooltip
     (``tooltip``) names its value ``value_title``, then the fields of ``extra``."""
-    colour = alt.Color("series:N", title=None, scale=alt.Scale(domain=SERIES, range=SERIES_COLOURS),
-                       legend=alt.Legend(orient="top", columns=2, labelExpr=label_expr(SERIES_LABELS), labelLimit=170,
-                                         symbolType="diamond"))
+    legend = alt.Legend(orient="top", columns=2, labelExpr=label_expr(SERIES_LABELS), labelLimit=170)
+    colour = alt.Color("series:N", title=None, scale=alt.Scale(domain=SERIES, range=SERIES_COLOURS), legend=legend)
+    # The legend draws each series as the plot does: a diamond for the measurements, a dot for a
+    # model's line (found by a cold read: diamonds for every series, under a subtitle saying
+    # diamonds are the measurements). One legend: colour and shape share the field and title.
+    shape = alt.Shape("series:N", title=None, legend=legend,
+                      scale=alt.Scale(domain=SERIES, range=["diamond"] + ["circle"] * (len(SERIES) - 1)))
     lines = chart.transform_filter("datum.series !== 'measured'").mark_line(point=alt.OverlayMarkDef(size=18),
                                                                              strokeWidth=1.5).encode(
-        x=x, y=y, color=colour, detail="setting:N", tooltip=tooltip(value_title, measured=False) + list(extra),
+        x=x, y=y, color=colour, shape=shape, detail="setting:N", tooltip=tooltip(value_title, measured=False) + list(extra),
         **({"strokeDash": dash} if dash else {}))
     points = chart.transform_filter("datum.series === 'measured'").mark_point(
-        filled=True, size=60, shape="diamond").encode(x=x, y=y, color=colour, tooltip=tooltip(value_title) + list(extra))
+        filled=True, size=60).encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip(value_title) + list(extra))
     return alt.layer(lines, points)
 
 
