@@ -271,7 +271,9 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         """At the state ``changes`` (every other field at its default), the α at which some γ of
         the simulation's range first beats plain decoding: ``exact`` from the model
         (specmodel.break_even_alpha) and ``grid``, the smallest α of the site's grid that does
-        (what the reader can set), and ``grid_step``, the grid's step. None if no α does."""
+        (what the reader can set), ``gamma``, the γ that beats it there (the best; found by a cold
+        read: "that is 0.85" read at the starting γ, still a loss), ``grid_speedup``, its
+        speedup, and ``grid_step``, the grid's step. None if no α does."""
         coords = {**site.defaults, **changes}
         name = "breakeven_alpha(" + ", ".join(f"{k}={v}" for k, v in sorted(changes.items())) + ")"
         exact = break_even_alpha(State(**plain_values(coords)), [int(g) for g in site.axes["gamma"]], site.catalog)
@@ -280,7 +282,10 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         if exact is None or grid is None:
             return None
         alphas = site.axes["alpha"]
-        return Scope(name, {"exact": exact, "grid": grid, "grid_step": round(alphas[1] - alphas[0], 6)})
+        speedups = {int(g): site.value("speedup", coords, alpha=grid, gamma=g) for g in site.axes["gamma"]}
+        gamma = max(speedups, key=speedups.get)
+        return Scope(name, {"exact": exact, "grid": grid, "grid_step": round(alphas[1] - alphas[0], 6), "gamma": gamma,
+                            "grid_speedup": speedups[gamma]})
 
     ctx["chart"] = chart
     ctx["live"] = live

@@ -750,3 +750,22 @@ def test_a_formula_writes_c_hat_as_the_prose_does(rendered_pages):
     formulas = re.findall(r"<math\b.*?</math>", text, flags=re.S)
     assert formulas and not [f for f in formulas if "<mover" in f and "^" in f]
     assert any("<mi>ĉ</mi>" in f for f in formulas) and "ĉ" in re.sub(r"<math\b.*?</math>", "", text, flags=re.S)
+
+
+def test_the_break_even_alpha_at_a_busy_server_says_the_gamma_it_needs(rendered_pages):
+    """Found by a cold read: "on the simulation's α slider … that is 0.85" held at γ = 2 only; a
+    reader who set 0.85 at the starting γ = 4 still saw a loss (0.84×). The sentence names the γ,
+    links the state, and its speedup is the model's."""
+    text = re.sub(r"\s+", " ", rendered_pages["index.md"])
+    said = re.search(r"that is \[(0\.\d\d) with γ = (\d+)\]\(\?([^)]*)\)\{\.explore\} \(([\d.]+)×; at the starting "
+                     r"γ = (\d+) it is still slower\)", text)
+    assert said, text[:2000]
+    alpha, gamma, query, speedup, start_gamma = float(said[1]), int(said[2]), said[3], said[4], int(said[5])
+    busy = ESSAY_STATES["busy"]
+    assert dict(parse_qsl(query)) == {"batch": str(busy["batch"]), "gamma": str(gamma), "alpha": said[1]}
+    assert f"{speedup_at(busy, alpha, gamma):.2f}" == speedup and float(speedup) > 1
+    assert start_gamma == defaults()["gamma"] and speedup_at(busy, alpha, start_gamma) < 1
+
+
+def speedup_at(changes: dict, alpha: float, gamma: int) -> float:
+    return speedup(**changes, alpha=alpha, gamma=gamma)
