@@ -184,6 +184,8 @@ class Page {
         onMove: () => {},
         onCommit: (moved) => {
           const asked = new Set(["gpu", "target", "drafter", "batch"]);
+          const before = this.state$.get();
+          this.metrics.chose(Object.fromEntries([...asked].filter((name) => moved[name] !== before[name]).map((name) => [name, moved[name]])));
           const { state: constrained, notes } = constrainState(moved, this.manifest, asked);
           // the pasted acceptance follows the reader to another configuration, as far as its data
           // allow, and the notes say what it became (not what the configuration would have filled in)

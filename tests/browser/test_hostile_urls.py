@@ -137,7 +137,8 @@ def hostile_queries() -> list[str]:
     queries += [f"{name}=1" for f in FIELDS.values() if f.grid for name in (f.option.lstrip("-"), f.name) if name != f.key]
     # and by vLLM's name for it (num_speculative_tokens for gamma)
     queries += [f"{f.vllm_name}=1" for f in FIELDS.values() if f.grid and f.vllm_name]
-    queries += ["context=abc", "batch=abc", "num_speculative_tokens=5&gamma=2", "batch=1,024", "context=32,768",
+    queries += ["context=abc", "batch=abc", "num_speculative_tokens=5&gamma=2", "gamma=2&num_speculative_tokens=abc",
+                "gamma=2&num_speculative_tokens=6", "batch=1,024", "context=32,768",
                 "batch=1,0244", "batch=,024", "alpha=0,75", "batch=12,34,567", "batch=-1,024", "batch=1,024.5"]
     queries += PAGE_MUST
     return list(dict.fromkeys(queries))  # without repeats, in order
@@ -193,12 +194,10 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
     # "-" or "_") is read as it where the query does not give the setting's own key, with a note
     loose = lambda k: k.strip(JS_SPACE).lower().replace("-", "").replace("_", "")  # noqa: E731
     meant = {loose(n): s["key"] for s in m["state"] for n in (s["key"], s["name"], *s.get("aliases", []))}
-    given = {k for k, _ in pairs}
-    aliased = {k for k, _ in pairs if k not in KEYS and not FOREIGN.fullmatch(k) and meant.get(loose(k)) not in (None, *given)}
-    # beside the setting's own key, a loose spelling clashes with it: one note each, the own key used
-    shadowed = {k for k, _ in pairs if k not in KEYS and not FOREIGN.fullmatch(k) and meant.get(loose(k)) in given}
-    notes += len(aliased) + len(shadowed)
-    notes += any(k not in KEYS and not FOREIGN.fullmatch(k) and k not in aliased | shadowed for k, _ in pairs)
+    # (beside the setting's own key too: one more value of the setting, the last usable one wins)
+    aliased = {k for k, _ in pairs if k not in KEYS and not FOREIGN.fullmatch(k) and meant.get(loose(k)) is not None}
+    notes += len(aliased)
+    notes += any(k not in KEYS and not FOREIGN.fullmatch(k) and k not in aliased for k, _ in pairs)
     pairs = [(meant[loose(k)] if k in aliased else k, v) for k, v in pairs]
     names = names_by_key()
     asked = set()  # fields the query set without a note of their own
@@ -313,12 +312,16 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     for f in vllm_named:
         assert notes[f"{f.vllm_name}=1"][0] == f"“{f.vllm_name}” read as {f.key}."
     # beside the setting's own key, a loose spelling is no setting: the key wins
-    # beside the setting's own key, a loose spelling clashes with it, and the own key wins (found by
-    # a cold read: "“num_speculative_tokens” (did you mean gamma?) is not a setting" of a link
-    # that gave gamma as well)
-    assert notes["BATCH=64&batch=2"] == ["“BATCH” and batch name the same setting; using batch's value."]
+    # beside the setting's own key, a loose spelling is one more value of the setting, and the last
+    # usable one wins, as of a repeated key (found by cold reads: "“num_speculative_tokens” (did
+    # you mean gamma?) is not a setting" of a link that gave gamma as well; then gamma winning
+    # where a repeated key's last value would)
+    assert notes["BATCH=64&batch=2"] == ["“BATCH” read as batch.", "batch is given 2 times (as “BATCH” and batch); using the last one."]
     assert notes["num_speculative_tokens=5&gamma=2"] == [
-        "“num_speculative_tokens” and gamma name the same setting; using gamma's value."]
+        "“num_speculative_tokens” read as gamma.", "gamma is given 2 times (as “num_speculative_tokens” and gamma); using the last one."]
+    assert notes["gamma=2&num_speculative_tokens=abc"] == [
+        "“num_speculative_tokens” read as gamma.",
+        "gamma is given 2 times (as gamma and “num_speculative_tokens”); using 2, the last value the simulation can use."]
     # a number grouped as the page writes it is that number (found by a cold read: ?batch=1,024
     # opened at batch 1)
     assert notes["batch=1,024"] == [] and notes["context=32,768"] == []

@@ -402,6 +402,26 @@ def test_a_scrape_naming_another_model_says_which_target_the_answer_prices(home)
     assert "start-up line" not in answer.inner_text()
 
 
+def test_the_answer_calls_a_setting_the_readers_only_where_they_chose_it(home):
+    """Found by a cold read: a drafter the page changed with the target (Llama-3.3-70B-Instruct
+    takes Llama-3.2-1B) was "as set under “Your deployment”", and a target the reader chose before
+    a new paste was told "Set yours"."""
+    answer = home.locator("[data-metrics-answer]")
+    _paste(home, (DATA / "v1-ngram.log").read_text())
+    home.select_option("#metrics-target", "qwen3-14b")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Qwen3-14B on')")
+    _paste(home, (DATA / "prometheus-another-model.txt").read_text())
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert "the answer prices Qwen3-14B, as set under “Your deployment”." in shown, shown
+    home.select_option("#metrics-target", "llama-3.3-70b-instruct")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.3-70B-Instruct on')")
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert ("The text does not say which drafter produced it: the answer prices the Llama-3.2-1B draft model. "
+            "Set yours under “Your deployment”.") in shown, shown
+    home.select_option("#metrics-drafter", "eagle3")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('the EAGLE-3 head, as set')")
+
+
 def test_a_load_the_reader_sets_replaces_the_texts_in_the_answer(home):
     """Found by a cold read: a scrape with 12 running requests, then 4 sequences set under "Your
     deployment": the answer priced 4 and still said "12 running requests: the simulation's nearest

@@ -214,15 +214,11 @@ function meantKey(k, manifest) {
 
 // One note for the keys that are not settings: a misspelt key (gama=3) would otherwise leave the
 // reader looking at the default without knowing why. Keys read as a setting (`aliased`) are not.
-function unknownKeysNote(params, manifest, aliased, shadowed) {
+function unknownKeysNote(params, manifest, aliased) {
   const keys = manifest.state.map((s) => s.key);
-  const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k) && !aliased.has(k) && !shadowed.has(k)))];
+  const unknown = [...new Set([...params.keys()].filter((k) => !keys.includes(k) && !FOREIGN_KEY.test(k) && !aliased.has(k)))];
   if (unknown.length === 0) return null;
-  const named = unknown.slice(0, UNKNOWN_SHOWN).map((k) => {
-    const meant = meantKey(k, manifest);
-    const name = k === "" ? "a parameter without a name" : `“${shown(k, KEY_SHOWN_LENGTH)}”`;
-    return meant ? `${name} (did you mean ${meant}?)` : name;
-  });
+  const named = unknown.slice(0, UNKNOWN_SHOWN).map((k) => (k === "" ? "a parameter without a name" : `“${shown(k, KEY_SHOWN_LENGTH)}”`));
   const more = unknown.length - named.length;
   const list = more > 0 ? `${named.join(", ")} and ${more} more` : named.join(" and ");
   return `${list} ${unknown.length === 1 ? "is not a setting" : "are not settings"} of the simulation; ignored.`;
@@ -239,32 +235,28 @@ export function parseQuery(query, manifest) {
   const asked = new Set();
   const params = new URLSearchParams(query);
   // A key written as the command line or vLLM spells the setting, or in another case
-  // (?cost-model=, ?num_speculative_tokens=, ?BATCH=), is read as that setting where the link
-  // does not also give it by its own key, and said so (found by a cold read: "did you mean
-  // cost?" over the default, the link's whole-pass dropped).
+  // (?cost-model=, ?num_speculative_tokens=, ?BATCH=), is read as that setting, and said so
+  // (found by a cold read: "did you mean cost?" over the default, the link's whole-pass dropped).
+  // Beside the setting's own key it is one more value of the setting: of them all the last one the
+  // simulation can use wins, as of a repeated key's (found by cold reads: "not a setting" of a
+  // link that gave gamma too; then the own key winning where a repeated key's last value did).
   const keys = manifest.state.map((s) => s.key);
-  const given = new Set(params.keys());
   // each setting's values, with the key each was written under
   const read = new Map();
   const readAs = (key, k, v) => read.set(key, [...(read.get(key) ?? []), { written: k, raw: v }]);
   const aliased = new Map();
-  // a loose spelling beside the setting's own key: the two clash, and the own key is used (found
-  // by a cold read: "“num_speculative_tokens” (did you mean gamma?) is not a setting" of a link
-  // that gave gamma too, the clash of their values unsaid)
-  const shadowed = new Map();
   for (const [k, v] of params) {
     if (keys.includes(k)) {
       readAs(k, k, v);
       continue;
     }
     const meant = FOREIGN_KEY.test(k) ? undefined : meantKey(k, manifest);
-    if (meant && !given.has(meant)) {
+    if (meant) {
       readAs(meant, k, v);
       aliased.set(k, meant);
-    } else if (meant) shadowed.set(k, meant);
+    }
   }
   for (const [k, meant] of aliased) notes.push(`“${shown(k, KEY_SHOWN_LENGTH)}” read as ${meant}.`);
-  for (const [k, meant] of shadowed) notes.push(`“${shown(k, KEY_SHOWN_LENGTH)}” and ${meant} name the same setting; using ${meant}'s value.`);
   for (const { name, key } of manifest.state) {
     const all = (read.get(key) ?? []).map((r) => r.raw);
     if (all.length === 0) continue;
@@ -287,8 +279,9 @@ export function parseQuery(query, manifest) {
       // named as the link wrote it (found by a cold read: "gamma appears 2 times" of a link that
       // wrote num_speculative_tokens twice)
       const spellings = [...new Set(read.get(key).map((r) => r.written))];
-      const what = spellings.length === 1 && spellings[0] !== key ? `“${shown(spellings[0], KEY_SHOWN_LENGTH)}”` : key;
-      const head = `${what} appears ${all.length} times; using`;
+      const quote = (k) => (k === key ? k : `“${shown(k, KEY_SHOWN_LENGTH)}”`);
+      const head = spellings.length === 1 ? `${quote(spellings[0])} appears ${all.length} times; using`
+        : `${key} is given ${all.length} times (as ${spellings.slice(0, UNKNOWN_SHOWN).map(quote).join(" and ")}${spellings.length > UNKNOWN_SHOWN ? " and more" : ""}); using`;
       if (usedAt < 0 || usedAt === all.length - 1) return `${head} the last one.`;
       // the value as the controls write it (found by a cold read: "using 4096", "0.8", "3.0"
       // beside the controls' 4,096, 0.80 and 3), or as the link wrote it where a note below
@@ -322,7 +315,7 @@ export function parseQuery(query, manifest) {
     if (note) notes.push(note);
     else asked.add(name);
   }
-  const unknown = unknownKeysNote(params, manifest, aliased, shadowed);
+  const unknown = unknownKeysNote(params, manifest, aliased);
   if (unknown) notes.push(unknown);
   const constrained = constrainState(state, manifest, asked);
   // corrected: how many notes say the link asked for something it did not get (the bar says so);

@@ -228,6 +228,11 @@ export function mountMetrics(root, manifest, { apply, current }) {
   // the fit, the reader's deployment and the answer: hidden when no fit could be made
   const outcome = root.querySelector("[data-metrics-outcome]");
   let fitted = null; // {reading, fit, batchNote, example, announced}: the last text read successfully
+  // What the reader last chose under "Your deployment", by field: what the answer calls theirs
+  // while the simulation still shows it (found by a cold read: a drafter the page changed with the
+  // target called "as set under Your deployment"; a target the reader chose before a new paste
+  // told "Set yours").
+  const chosen = {};
   let reads = 0;
   let drafterBeforeExample = null; // the example sets its own drafter; the reader's comes back after
 
@@ -485,7 +490,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // What the text does not say, and which the answer fills in: once the reader has set it under
     // "Your deployment", said to be theirs (found once: "Set yours" stayed after they had).
     const readAt = fitted.announced ?? state;
-    const setByReader = (name) => state[name] !== readAt[name];
+    const setByReader = (name) => name in chosen && chosen[name] === state[name];
     const namedOther = namedDrafter(fitted.reading, state.drafter);
     if (namedOther) {
       const told = `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices the ${labels.drafter[state.drafter]}`;
@@ -507,6 +512,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // (found by a cold read: "12 running requests: … nearest batch size is 16" above an answer at 4)
     if (running > 0 && setByReader("batch")) {
       nodes.push(el("p", `Your text shows ${grouped(running)} running requests; the answer prices ${sequences(state.batch)}, as set under “Your deployment”.`));
+    } else if (running > 0 && state.batch !== readAt.batch) {
+      // moved since the read, not under "Your deployment" (Back, the simulation's own controls)
+      nodes.push(el("p", `Your text shows ${grouped(running)} running requests; the answer prices the simulation's ${sequences(state.batch)}. Set yours under “Your deployment”.`));
     } else if (batchNote) nodes.push(el("p", batchNote));
     if (!(running > 0)) {
       const why = noLoad(running);
@@ -668,6 +676,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
       }
     },
     controls: root.querySelector("[data-metrics-controls]"),
+    // The reader set these fields under "Your deployment" (values by field name).
+    chose(values) {
+      Object.assign(chosen, values);
+    },
     adjust,
     adjustNote,
   };
