@@ -137,7 +137,9 @@ def hostile_queries() -> list[str]:
     queries += [f"{name}=1" for f in FIELDS.values() if f.grid for name in (f.option.lstrip("-"), f.name) if name != f.key]
     # and by vLLM's name for it (num_speculative_tokens for gamma)
     queries += [f"{f.vllm_name}=1" for f in FIELDS.values() if f.grid and f.vllm_name]
-    queries += ["context=abc", "batch=abc", "num_speculative_tokens=5&gamma=2", "gamma=2&num_speculative_tokens=abc",
+    queries += ["cost=ideal-roofline", "cost=Ideal%20Roofline", "cost=per-kernel", "cost=roofline", "gpu=H100%20SXM",
+                "drafter=EAGLE-3%20head", "workload=steady_state", "acceptance=falling%20with%20position", "tp=abc",
+                "context=abc", "batch=abc", "num_speculative_tokens=5&gamma=2", "gamma=2&num_speculative_tokens=abc",
                 "gamma=2&num_speculative_tokens=6", "batch=1,024", "context=32,768",
                 "batch=1,0244", "batch=,024", "alpha=0,75", "batch=12,34,567", "batch=-1,024", "batch=1,024.5"]
     queries += PAGE_MUST
@@ -168,6 +170,19 @@ def _snap(axis: list, x: float, geometric: bool):
     return best
 
 
+def _loose(text: str) -> str:
+    """A name as the rules compare it with a control's label: lower case, letters and digits only."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _named(name: str, axis: list, text: str) -> list:
+    """The axis values a name in a URL gives: its own (any case), else the one whose label it writes
+    (ideal roofline, ideal-roofline, H100 SXM), lettering aside."""
+    labels = manifest()["labels"].get(name, {})
+    own = [v for v in axis if v.lower() == text.lower()]
+    return own or [v for v in axis if _loose(text) and _loose(labels.get(v, v)) == _loose(text)]
+
+
 def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
     """Whether the simulation can use a value: a GPU count, a name on the axis (any case) that the
     configuration read so far offers (`offered`, None where it does not restrict the field), a
@@ -175,7 +190,7 @@ def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
     if name == "tp":
         return re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII) is not None
     if isinstance(axis[0], str):
-        return any(v.lower() == text.lower() and (offered is None or v in offered) for v in axis)
+        return any(offered is None or v in offered for v in _named(name, axis, text))
     return not math.isnan(_number(text))
 
 
@@ -217,7 +232,7 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
             asked.add(name)
             continue
         if isinstance(axis[0], str):
-            match = [v for v in axis if v.lower() == text.lower()]
+            match = _named(name, axis, text)
             if match:
                 state[name] = match[0]
                 asked.add(name)
@@ -325,6 +340,15 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     # a number grouped as the page writes it is that number (found by a cold read: ?batch=1,024
     # opened at batch 1)
     assert notes["batch=1,024"] == [] and notes["context=32,768"] == []
+    # a name written as the control writes it is that name; a short list of choices is named as
+    # the controls name them; the command line's kernel-by-kernel model is said to be its (found
+    # by cold reads: ?cost=per-kernel, ?cost=ideal-roofline "not one of calibrated, whole-pass")
+    assert notes["cost=ideal-roofline"] == notes["cost=Ideal%20Roofline"] == notes["gpu=H100%20SXM"] == []
+    assert notes["cost=roofline"] == [
+        "cost=roofline is not one of calibrated to vLLM (calibrated), ideal roofline (whole-pass); using calibrated to vLLM."]
+    assert notes["cost=per-kernel"] == ["cost=per-kernel (ideal, kernel by kernel) is priced by specmodel evaluate and drawn "
+                                        "in the breakdown figure, not offered here; using calibrated to vLLM."]
+    assert notes["tp=abc"] == ["tp=abc is not a number the simulation can use; Qwen3-8B on H100 SXM runs on one GPU here; using 1."]
     # a default a note falls back to is written as the controls write it (found by a cold read:
     # "using 2048" where every other note and the bar say 2,048)
     assert notes["context=abc"] == ["context=abc is not a number the simulation can use; using 2,048."]

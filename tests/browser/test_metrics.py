@@ -420,6 +420,16 @@ def test_the_answer_calls_a_setting_the_readers_only_where_they_chose_it(home):
             "Set yours under “Your deployment”.") in shown, shown
     home.select_option("#metrics-drafter", "eagle3")
     home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('the EAGLE-3 head, as set')")
+    # a drafter the reader chose that a target chosen after it cannot take is said to be replaced
+    # (found by a cold read: Qwen3-4B silently became Llama-3.2-1B under a Llama target)
+    home.select_option("#metrics-target", "qwen3-8b")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Qwen3-8B on')")
+    home.select_option("#metrics-drafter", "qwen3-4b")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('the Qwen3-4B draft model, as set')")
+    home.select_option("#metrics-target", "llama-3.1-8b-instruct")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.1-8B-Instruct on')")
+    assert ("the answer prices the Llama-3.2-1B draft model, as the Qwen3-4B draft model you chose cannot draft for "
+            "Llama-3.1-8B-Instruct. Set yours under “Your deployment”.") in answer.inner_text().replace("\u00a0", " ")
 
 
 def test_a_load_the_reader_sets_replaces_the_texts_in_the_answer(home):

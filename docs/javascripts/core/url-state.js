@@ -73,6 +73,9 @@ function describe(key, value, labels) {
   return labels?.[key]?.[value] ?? (typeof value === "number" ? written(value) : String(value));
 }
 
+// How long a list of choices a note writes with the controls' names.
+const CHOICES_LENGTH = 70;
+
 // One axis value from one raw query value: {value} or {value, note} (the value is then a
 // correction or the default); `rejected` where nothing could be read (the default is used).
 function parseValue(name, key, raw, axes, defaults, labels) {
@@ -102,11 +105,23 @@ function parseValue(name, key, raw, axes, defaults, labels) {
     }
     return { value };
   }
+  // a name as the URL writes it (ngram), in any case, or as the controls write it (ideal roofline,
+  // ideal-roofline, H100 SXM; found by cold reads: ?cost=ideal-roofline turned down with a list
+  // of names the control never shows)
   const wanted = raw.trim().toLowerCase();
-  const value = values.find((v) => v.toLowerCase() === wanted);
+  const loose = (text) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  const value = values.find((v) => v.toLowerCase() === wanted)
+    ?? values.find((v) => loose(labels?.[name]?.[v] ?? v) === loose(wanted) && loose(wanted) !== "");
   if (value === undefined) {
-    // The names a URL takes, which are also shorter than the labels: the note stays short.
-    return reject(`is not one of ${values.join(", ")}`);
+    const other = Object.keys(labels?.[name] ?? {}).find((v) => v.toLowerCase() === wanted);
+    if (name === "cost_model" && other) {
+      // a cost model the command line and the breakdown figure have, not the simulation
+      return reject(`(${labels[name][other]}) is priced by specmodel evaluate and drawn in the breakdown figure, not offered here`);
+    }
+    // the choices as the controls name them (key in brackets) where that stays short, else by the
+    // URL's names: a note is a line or two
+    const named = values.map((v) => `${describe(name, v, labels)} (${v})`).join(", ");
+    return reject(`is not one of ${named.length <= CHOICES_LENGTH ? named : values.join(", ")}`);
   }
   return { value };
 }
@@ -161,7 +176,9 @@ export function constrainState(state, manifest, asked = new Set()) {
   const where = `${named("target", config.target)} on ${named("gpu", config.gpu)}`;
   const chosen = (asked.has("gpu") || asked.has("target")) && notes.length === 0;
   if (out.tp !== config.tp) {
-    if (asked.has("tp")) notes.push(`${keys.tp}=${out.tp}: ${where} runs on ${named("tp", config.tp)} here; using ${config.tp}.`);
+    // (a value that is no count said so, as other keys' are: found by a cold read)
+    const count = typeof out.tp === "string" && parseNumber(out.tp) === null ? " is not a number the simulation can use;" : ":";
+    if (asked.has("tp")) notes.push(`${keys.tp}=${out.tp}${count} ${where} runs on ${named("tp", config.tp)} here; using ${config.tp}.`);
     out.tp = config.tp;
   }
   let filled = 0;

@@ -491,15 +491,18 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // "Your deployment", said to be theirs (found once: "Set yours" stayed after they had).
     const readAt = fitted.announced ?? state;
     const setByReader = (name) => name in chosen && chosen[name] === state[name];
+    // a drafter the reader chose that the target chosen after it cannot take: said here, not only
+    // in the simulation's notes far above (found by a cold read: Qwen3-4B replaced by Llama-3.2-1B
+    // under a Llama target, and "Set yours" to a reader who had)
+    const replaced = "drafter" in chosen && chosen.drafter !== state.drafter && !availableValues(manifest, state, "drafter").includes(chosen.drafter)
+      ? `, as the ${labels.drafter[chosen.drafter]} you chose cannot draft for ${labels.target[state.target]}` : "";
+    const drafterTail = setByReader("drafter") ? ", as set under “Your deployment”." : `${replaced}. Set yours under “Your deployment”.`;
     const namedOther = namedDrafter(fitted.reading, state.drafter);
     if (namedOther) {
-      const told = `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices the ${labels.drafter[state.drafter]}`;
-      nodes.push(el("p", setByReader("drafter") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
+      nodes.push(el("p", `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices the ${labels.drafter[state.drafter]}${drafterTail}`,
         { class: "spec-metrics__warn" }));
     } else if (!fitted.example && !fitted.reading.startup?.method) {
-      nodes.push(el("p", setByReader("drafter")
-        ? `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}, as set under “Your deployment”.`
-        : `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}. Set yours under “Your deployment”.`));
+      nodes.push(el("p", `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}${drafterTail}`));
     }
     const named = namedModels(fitted.reading, labels.target[state.target]);
     if (named) {
