@@ -36,10 +36,17 @@ def spec(context: dict) -> dict:
         # strongest the current rung, faintest a rung that does not fit ("darkest" was brightest
         # in the dark palette).
         shade="!datum.fits ? 0.3 : datum.current ? 1 : 0.6",
-        # the current rung's label goes above its bar (or the 1× line, for a slower rung) and
-        # above its tick, whichever is higher
-        label_at="max(datum.speedup, datum.other_speedup)",
-        slower_label_at="max(1, datum.other_speedup)",
+        hi="max(datum.speedup, datum.other_speedup, 1)",
+        lo="min(datum.speedup, datum.other_speedup, 1)",
+    ).transform_joinaggregate(top="max(hi)", bottom="min(lo)").transform_calculate(
+        # the current rung's label goes just above its bar (or the 1× line, for a slower rung),
+        # and above its tick only where the tick is in the label's way: placed above a tick far
+        # up the plot it read as the tick's value (found by a cold read: "1.14×" over the 1.93× tick)
+        # (the label's room and the tick's, over the plot's height less the padding at both ends)
+        clear=f"{(LABEL_ROOM_PX + 4) / (HEIGHT - 2 * LABEL_ROOM_PX):.4f} * (datum.top - datum.bottom)",
+        label_at="datum.other_speedup <= datum.speedup || datum.other_speedup - datum.speedup > datum.clear"
+                 " ? datum.speedup : datum.other_speedup",
+        slower_label_at="datum.other_speedup <= 1 || datum.other_speedup - 1 > datum.clear ? 1 : datum.other_speedup",
     )
     # Outer padding leaves room for the first and last rungs' value labels.
     x = alt.X("batch:O", title="concurrent sequences (batch size)", axis=alt.Axis(labelAngle=0, labelExpr=BATCH_LABELS),

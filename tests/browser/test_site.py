@@ -181,7 +181,8 @@ def test_screenshots(new_context, artifacts, width, scheme):
     # a phone keeps 44 px touch targets; a laptop's are slimmer so the panel fits its screen
     # (WCAG 2.5.8: at least 24 px)
     assert heights and min(heights) >= (40 if width < 600 else 24)
-    page.screenshot(path=artifacts / f"essay-{width}-{scheme}.png", full_page=True)
+    # the window, not the whole essay: a full-page shot of a page this long cost seconds apiece
+    page.screenshot(path=artifacts / f"essay-{width}-{scheme}.png")
     # Clipped from the full page rather than an element shot, which would show the sticky
     # header over the middle of the simulation.
     box = page.evaluate(
