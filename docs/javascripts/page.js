@@ -486,6 +486,9 @@ class Page {
       this.sim.removeAttribute("aria-busy");
       const fits = Boolean(lookup(data, "fits_in_memory", state));
       for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-fit-note]")) if (el.hidden !== fits) el.hidden = fits;
+      // the bar's quoted memory says a state fits, as its sentence does (found by a cold read:
+      // "needs 59.9 GB" beside "need 59.9 GB and fit in 80 GB")
+      for (const el of this.sim.querySelectorAll("[data-fits-note]")) if (el.hidden === fits) el.hidden = !fits;
       const row = this.sim.querySelector("[data-token-row]");
       if (row) renderTokenRow(row, lookup(data, "token_row", state), data.manifest.contract);
       const extrapolation = this.sim.querySelector("[data-extrapolation]");

@@ -468,8 +468,15 @@ def test_a_link_whose_sentence_quotes_another_readout_shows_it_in_the_bar(page, 
         if sorted(shown) != sorted(keys):
             problems.append(f"{query}: the bar shows {shown} for {keys}")
             continue
+        if "memory_required_bytes" in keys:
+            # the bar says whether the state fits, as the sentence does (found by a cold read: a
+            # fitting state's bar said only "needs 59.9 GB")
+            quoted = page.locator("#simulation [data-bar-quoted=memory_required_bytes]").inner_text()
+            does_not_fit = page.locator("#simulation [data-bar] [data-fit-note]").is_visible()
+            if ("fits in" in quoted) == does_not_fit:
+                problems.append(f"{query}: memory {quoted!r}, 'does not fit' shown: {does_not_fit}")
         for key in keys:
-            value = page.locator(f"#simulation [data-bar-quoted={key}] [data-readout]").inner_text()
+            value = page.locator(f"#simulation [data-bar-quoted={key}] [data-readout]").first.inner_text()
             if value.replace("\u00a0", " ") not in context.replace("\u00a0", " "):
                 problems.append(f"{query}: the bar's {key} {value!r} is not in {context[:160]!r}")
     assert problems == [], "\n".join(problems)

@@ -20,6 +20,7 @@ function show(sim, manifest, state, data) {
   writeControls(sim, manifest, state);
   const fits = Boolean(lookup(data, "fits_in_memory", state));
   for (const el of sim.querySelectorAll("[data-warning=memory], [data-fit-note]")) el.hidden = fits;
+  for (const el of sim.querySelectorAll("[data-fits-note]")) el.hidden = !fits;
   // Which state the readouts show: spec.css shows them from now on; page.js keeps it up to date.
   sim.dataset.readouts = serializeQuery(state, manifest);
 }
