@@ -769,3 +769,15 @@ def test_the_break_even_alpha_at_a_busy_server_says_the_gamma_it_needs(rendered_
 
 def speedup_at(changes: dict, alpha: float, gamma: int) -> float:
     return speedup(**changes, alpha=alpha, gamma=gamma)
+
+
+def test_claims_about_every_drafter_name_the_drafter_they_hold_for(rendered_pages):
+    """Found by a cold read: "the decision map takes each drafter at the acceptance measured for it"
+    (the Qwen3 draft models are at an assumed α: none is published), and "the KV cache … is what a
+    draft model adds 78% to" (the Qwen3-4B drafter adds 100%)."""
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", rendered_pages["index.md"]))
+    assert "takes each drafter at the acceptance measured for it where one has been published, and at an assumed α otherwise" in text
+    start = evaluate(site_state())
+    share = f"{start.draft_kv_bytes_per_token / start.target_kv_bytes_per_token:.0%}"
+    assert f"is what a draft model adds to ({share} more for the Qwen3-0.6B draft model)" in text
+    assert evaluate(site_state(drafter="qwen3-4b")).draft_kv_bytes_per_token != start.draft_kv_bytes_per_token
