@@ -285,6 +285,8 @@ export function parseQuery(query, manifest) {
     const config = configurationOf(manifest, state);
     const offered = config?.axes[name];
     const parsed = (raw) => parseValue(name, key, raw, axes, defaults, labels);
+    // a GPU count as written (the configuration weighs it: constrainState), else the axis's reading
+    const valueOf = (raw) => (name === "tp" && whole(raw) ? { value: Number(raw.trim()), note: null } : parsed(raw));
     const notOffered = (raw) => {
       const { value, rejected } = parsed(raw);
       return !rejected && offered !== undefined && !offered.includes(value);
@@ -304,7 +306,7 @@ export function parseQuery(query, manifest) {
       // beside the controls' 4,096, 0.80 and 3), or as the link wrote it where a note below
       // corrects it
       const used = all[usedAt];
-      const { value, note } = name === "tp" ? { value: Number(used.trim()), note: null } : parsed(used);
+      const { value, note } = valueOf(used);
       const valueText = note ? `${key}=${shown(used)}` : describe(name, value, labels);
       // a later name the simulation has but not here: why it was passed over (found by a cold
       // read: "using ngram" over a Llama-3.2-1B draft model, as if the simulation did not know it)
@@ -322,12 +324,12 @@ export function parseQuery(query, manifest) {
       // The configuration decides how many GPUs: constrainState weighs what the link asks against
       // it and says which count is used. A value that is no count is named as written (found by a
       // cold read: "tp=abc … using one GPU" over a price on four).
-      const { value, note } = whole(raw) ? { value: Number(raw.trim()), note: null } : parseValue(name, key, raw, axes, defaults, labels);
+      const { value, note } = valueOf(raw);
       state.tp = note ? shown(raw) : value;
       asked.add(name);
       continue;
     }
-    const { value, note } = parseValue(name, key, raw, axes, defaults, labels);
+    const { value, note } = parsed(raw);
     state[name] = value;
     if (note) notes.push(note);
     else asked.add(name);
