@@ -13,6 +13,7 @@ import numpy as np
 
 from specmodel import default_catalog
 from specmodel.calibration.validate import step_time_errors
+from specmodel.metrics.named import deployment_names
 
 from .axes import configurations, manifest_axes, state_keys
 from .jsonfile import dumps
@@ -111,6 +112,8 @@ def manifest(site: SiteModel) -> dict:
         "cli": cli_spec(),
         # the paste box's fit (generator/acceptance_table.py)
         "acceptance_table": acceptance_table(),
+        # the names by which a pasted text names a target or drafter the site has (fit-metrics' map)
+        "deployment_names": deployment_names(catalog),
         # each cost model's median error on the measured step times: the paste box's answer says
         # where a gain is smaller (specmodel.calibration.validate.step_time_errors, as fit-metrics)
         "step_time_error": step_time_errors(validation_rows(catalog)),

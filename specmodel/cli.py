@@ -33,7 +33,8 @@ from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
 from .metrics.parse import grouped
-from .metrics.report import held_shape_note, named_drafter_text, named_models_text, no_load, other_engine_note, reading_lines, report, thin_gains
+from .metrics.named import deployment_names, named_drafter, named_target
+from .metrics.report import drafter_said, held_shape_note, models_said, named_drafter_text, named_models_text, no_load, other_engine_note, reading_lines, report, thin_gains
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -228,6 +229,8 @@ def _table(state: State, catalog: Catalog, r, alpha_note: str | None = None) -> 
 
 # The fields a reader of fit-metrics sets; the fit sets γ, α and the acceptance shape.
 FIT_METRICS_FIELDS = ("gpu", "target", "tp", "drafter", "batch", "context", "workload", "cost_model")
+# What a drafter option changes in fit-metrics' answer, said in its notes.
+DRAFTER_PRICES = "it prices the draft passes; acceptance comes from the text"
 
 
 def _fit_metrics(args, catalog: Catalog) -> str:
@@ -277,16 +280,29 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         else:
             values["batch"] = FIELDS["batch"].default
             notes.append(f"batch {values['batch']}: {no_load(reading.running_requests)}; --batch sets it")
+    # the target and drafter the text names, where the catalog has them and no option says otherwise
+    # (found by a cold read: a log naming Llama-3.1-8B-Instruct and its EAGLE-3 head was priced as
+    # Qwen3-8B with a draft model); the page's paste box does the same (views/metrics.js)
+    names = deployment_names(catalog)
+    text_target, text_drafter = named_target(reading, names), named_drafter(reading, names)
+    if values["target"] is None:
+        values["target"] = text_target or FIELDS["target"].default
+        if text_target:
+            notes.append(f"target {text_target}: the text names it, {models_said(reading)}; --target sets the target priced")
     default_drafter = values["drafter"] is None
-    if default_drafter:
-        values["drafter"] = catalog.default_drafter_for(values["target"])
-    named_drafter = named_drafter_text(reading, values["drafter"])
-    if named_drafter:
-        notes.append(f"drafter {values['drafter']}: the text names the drafter {named_drafter} (vLLM's start-up line); "
-                     "--drafter sets the drafter priced (it prices the draft passes; acceptance comes from the text)")
+    if default_drafter and text_drafter in catalog.drafters_for(values["target"]):
+        values["drafter"] = text_drafter
+        notes.append(f"drafter {text_drafter}: the text names it, {drafter_said(reading)} (vLLM's start-up line); "
+                     f"--drafter sets the drafter priced ({DRAFTER_PRICES})")
     elif default_drafter:
-        notes.append(f"drafter {values['drafter']}: --drafter sets it (it prices the draft passes; acceptance comes from the text)")
-    named = named_models_text(reading, catalog.targets[values["target"]].label)
+        values["drafter"] = catalog.default_drafter_for(values["target"])
+    other_drafter = named_drafter_text(reading, values["drafter"], names)
+    if other_drafter:
+        notes.append(f"drafter {values['drafter']}: the text names the drafter {other_drafter} (vLLM's start-up line); "
+                     f"--drafter sets the drafter priced ({DRAFTER_PRICES})")
+    elif default_drafter and values["drafter"] != text_drafter:
+        notes.append(f"drafter {values['drafter']}: --drafter sets it ({DRAFTER_PRICES})")
+    named = named_models_text(reading, values["target"], names)
     if named:
         notes.append(f"target {values['target']}: the text names the model {named}, not "
                      f"{catalog.targets[values['target']].label}; --target sets the target priced")
@@ -454,9 +470,11 @@ def build_parser(catalog: Catalog) -> argparse.ArgumentParser:
         f = FIELDS[name]
         names = _names(f, catalog)
         choices = f" ({', '.join(names or f.choices)})" if (names or f.choices) else ""
-        default = None if name in ("drafter", "batch", "tp") else f.default
+        default = None if name in ("target", "drafter", "batch", "tp") else f.default
         said = {"tp": TP_DEFAULT,
-                "drafter": f"{f.default}, or the first drafter for the target"}.get(name, f"from the text, else {f.default}")
+                "target": f"the model the text names where the catalog has it, else {f.default}",
+                "drafter": f"the drafter a vLLM start-up line in the text names where it drafts for the target, else "
+                           f"{f.default}, or the first drafter for the target"}.get(name, f"from the text, else {f.default}")
         fm.add_argument(f.option, dest=name, type=_option(f, catalog), default=default,
                         help=f"{f.help}{choices}; default {default if default is not None else said}")
     fm.add_argument("--site-grid", action="store_true", help="fit α on the site's grid (steps of 0.05), snap the running requests to "

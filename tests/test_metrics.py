@@ -812,47 +812,81 @@ def test_a_gamma_the_answer_does_not_recommend_gets_no_caution_to_measure_it():
     assert {recommended for _, recommended in said.values()} == {True, False}, said
 
 
-def test_a_scrape_naming_another_model_says_which_target_the_answer_prices():
-    """Found by a cold read: a scrape whose samples name meta-llama/Llama-3.3-70B-Instruct (vLLM's
-    model_name label) was priced as Qwen3-8B, the default target, and nothing said so. A scrape
-    naming the target priced, or a log line (which names no model), gets no such note."""
+def test_a_scrape_naming_a_model_is_priced_on_it_where_the_catalog_has_it_and_says_so():
+    """Found by cold reads: a scrape whose samples name meta-llama/Llama-3.3-70B-Instruct (vLLM's
+    model_name label) was priced as Qwen3-8B, the default target, first unsaid, then with a note
+    telling the reader to set the target the text had named. A model the catalog has is priced
+    (--target overrides it, with a note); one it lacks is priced as the default, said so."""
+    from specmodel import default_catalog
     other = (DATA / "prometheus-another-model.txt").read_text()
     assert parse_metrics(other).model_names == ("meta-llama/Llama-3.3-70B-Instruct",)
+    state = json.loads(_cli("-", "--json", stdin=other).stdout)["advice"]["state"]
+    # on the GPUs the site gives it, with a drafter of its family
+    assert state["target"] == "llama-3.3-70b-instruct"
+    assert state["tp"] == default_catalog().tensor_parallel_for("h100-sxm", "llama-3.3-70b-instruct") > 1
+    assert state["drafter"] == default_catalog().default_drafter_for("llama-3.3-70b-instruct")
+    assert ("note: target llama-3.3-70b-instruct: the text names it, 'meta-llama/Llama-3.3-70B-Instruct' (its model_name "
+            "label); --target sets the target priced") in _cli("-", stdin=other).stdout
     note = ("note: target qwen3-8b: the text names the model 'meta-llama/Llama-3.3-70B-Instruct' (its model_name label), "
             "not Qwen3-8B; --target sets the target priced")
-    assert note in _cli("-", stdin=other).stdout
+    assert note in _cli("-", "--target", "qwen3-8b", stdin=other).stdout
     assert "model_name" not in _cli("-", "--target", "llama-3.3-70b-instruct", stdin=other).stdout
+    # a model the catalog lacks: the default target, said
+    mistral = other.replace("meta-llama/Llama-3.3-70B-Instruct", "mistralai/Mistral-7B-Instruct-v0.3")
+    assert ("note: target qwen3-8b: the text names the model 'mistralai/Mistral-7B-Instruct-v0.3' (its model_name "
+            "label), not Qwen3-8B") in _cli("-", stdin=mistral).stdout
     assert parse_metrics((DATA / "prometheus-one.txt").read_text()).model_names == ("Qwen/Qwen3-8B",)
-    assert "model_name" not in _cli(str(DATA / "prometheus-one.txt")).stdout
+    assert "not Qwen3-8B" not in _cli(str(DATA / "prometheus-one.txt")).stdout
     assert parse_metrics((DATA / "v1-ngram.log").read_text()).model_names == ()
-    # a served name without its organisation is the model's too; a long one is cut
-    assert "model_name" not in _cli("-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", "qwen3-8b")).stdout
+    assert "target qwen3-8b" not in _cli(str(DATA / "v1-ngram.log")).stdout
+    # a served name without its organisation, in another case, is the model's too; a long one is cut
+    assert "target qwen3-14b: the text names it, 'qwen3-14B'" in _cli(
+        "-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", "qwen3-14B")).stdout
     long = "x" * 80
     assert f"the model '{'x' * 60}…' (its" in _cli("-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", long)).stdout
+    # two models: no guess
+    two = other + other.replace("meta-llama/Llama-3.3-70B-Instruct", "Qwen/Qwen3-14B").replace('engine="0"', 'engine="1"')
+    assert len(parse_metrics(two).model_names) == 2
+    assert json.loads(_cli("-", "--json", stdin=two).stdout)["advice"]["state"]["target"] == "qwen3-8b"
 
 
-def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_told_where_the_answer_prices_others():
-    """Found by a cold read: a vLLM log whose start-up line names meta-llama/Llama-3.1-8B-Instruct
+def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_them():
+    """Found by cold reads: a vLLM log whose start-up line names meta-llama/Llama-3.1-8B-Instruct
     and its EAGLE-3 head was answered "The text does not say which drafter produced it" and priced
-    Qwen3-8B with a Qwen3-0.6B draft model, unsaid. The start-up line is read; where the answer
-    prices another target or drafter it says so, and where it prices the ones named it does not."""
+    Qwen3-8B with a Qwen3-0.6B draft model, unsaid; then told to set the deployment it had named.
+    The start-up line is read and the catalog's target and drafter it names are priced, said so;
+    where options price others, the notes say what the text named."""
+    from specmodel import default_catalog
     path = DATA / "v1-startup-eagle3.log"
     text = path.read_text()
     assert parse_metrics(text).startup == {"model": "meta-llama/Llama-3.1-8B-Instruct", "method": "eagle3",
                                            "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}
     out = _cli(str(path)).stdout
+    assert ("note: target llama-3.1-8b-instruct: the text names it, 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's "
+            "start-up line); --target sets the target priced") in out
+    assert ("note: drafter eagle3: the text names it, method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' "
+            "(vLLM's start-up line); --drafter sets the drafter priced") in out
+    assert json.loads(_cli(str(path), "--json").stdout)["advice"]["state"]["drafter"] == "eagle3"
+    others = _cli(str(path), "--target", "qwen3-8b", "--drafter", "qwen3-0.6b").stdout
     assert ("note: drafter qwen3-0.6b: the text names the drafter method 'eagle3', model "
-            "'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' (vLLM's start-up line); --drafter sets the drafter priced") in out
+            "'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' (vLLM's start-up line); --drafter sets the drafter priced") in others
     assert ("note: target qwen3-8b: the text names the model 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's start-up "
-            "line), not Qwen3-8B; --target sets the target priced") in out
+            "line), not Qwen3-8B; --target sets the target priced") in others
     own = _cli(str(path), "--target", "llama-3.1-8b-instruct", "--drafter", "eagle3").stdout
     assert "start-up line" not in own
     # n-gram's line names no draft model; a draft model is named by its id's last part
     ngram = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "method='ngram', model=None")
     assert parse_metrics(ngram).startup["draft_model"] is None
-    assert "the text names the drafter method 'ngram' (vLLM's start-up line)" in _cli("-", stdin=ngram).stdout
-    assert "start-up line); --drafter" not in _cli("-", "--drafter", "ngram", stdin=ngram).stdout
+    assert "drafter ngram: the text names it, method 'ngram' (vLLM's start-up line)" in _cli("-", stdin=ngram).stdout
+    assert "the text names the drafter method 'ngram' (vLLM's start-up line)" in _cli("-", "--drafter", "eagle3", stdin=ngram).stdout
     draft = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'",
-                         "method='draft_model', model='Qwen/Qwen3-0.6B'").replace("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-8B")
-    assert "start-up line" not in _cli("-", stdin=draft).stdout
+                         "method='draft_model', model='meta-llama/Llama-3.2-1B-Instruct'")
+    assert json.loads(_cli("-", "--json", stdin=draft).stdout)["advice"]["state"]["drafter"] == "llama-3.2-1b"
+    assert "the text names the drafter" not in _cli("-", "--drafter", "llama-3.2-1b", stdin=draft).stdout
+    # a drafter the named target cannot take is not priced, and said
+    qwen_draft = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'",
+                              "method='draft_model', model='Qwen/Qwen3-0.6B'")
+    out = json.loads(_cli("-", "--json", stdin=qwen_draft).stdout)
+    assert out["advice"]["state"]["drafter"] == default_catalog().default_drafter_for("llama-3.1-8b-instruct")
+    assert any("the text names the drafter method 'draft_model', model 'Qwen/Qwen3-0.6B'" in n for n in out["notes"])
     assert parse_metrics((DATA / "v1-ngram.log").read_text()).startup is None

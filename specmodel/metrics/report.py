@@ -10,6 +10,7 @@ from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
 from .fit import BELOW_GRID, POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION, residual_decimals
+from .named import named_drafter, named_target, served_models
 from .parse import Reading, _shown, grouped
 
 
@@ -86,33 +87,41 @@ def _quoted(name: str) -> str:
     return "'" + (name[:MODEL_NAME_CHARS] + "…" if len(name) > MODEL_NAME_CHARS else name) + "'"
 
 
-def named_models_text(reading: Reading, target_label: str) -> str | None:
-    """The models a text names where none is the target the answer prices, as a list with where
-    the text names them ("'meta-llama/Llama-3.3-70B-Instruct' (its model_name label)", names over
-    MODEL_NAME_CHARS characters cut with "…"): a Prometheus text's ``model_name`` labels, else a
-    log's vLLM start-up line. None where the text names none, or names the target (a Hugging Face
-    id or the id's last part, equal to the catalog's label but for case; the labels are those
-    ids' last parts). Found by cold reads: a scrape, then a log, of another model priced as
-    Qwen3-8B, unsaid. views/metrics.js namedModels says it in the page's words."""
-    names, where = reading.model_names, "its model_name label"
-    if not names and reading.startup:
-        names, where = (reading.startup["model"],), "vLLM's start-up line"
-    if not names or any(n.rsplit("/", 1)[-1].lower() == target_label.lower() for n in names):
-        return None
-    return f"{', '.join(map(_quoted, names))} ({where})"
+def models_said(reading: Reading) -> str | None:
+    """The models a text names, quoted, with where ("'meta-llama/Llama-3.3-70B-Instruct' (its
+    model_name label)"; names over MODEL_NAME_CHARS characters cut with "…"; named.served_models);
+    None where it names none. views/metrics.js modelsSaid."""
+    names, where = served_models(reading)
+    return f"{', '.join(map(_quoted, names))} ({where})" if names else None
 
 
-def named_drafter_text(reading: Reading, drafter: str) -> str | None:
-    """The drafter a text's vLLM start-up line names where it is not ``drafter`` (a catalog key),
-    as "method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'" (the method's or the draft
-    model's name, or its Hugging Face id's last part, equal to the key but for case, names the
-    key); None where the text names none, or names that drafter. views/metrics.js namedDrafter."""
+def drafter_said(reading: Reading) -> str | None:
+    """The drafter a text's vLLM start-up line names, as "method 'eagle3', model
+    'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'"; None where it names none. views/metrics.js drafterSaid."""
     if not reading.startup or not reading.startup["method"]:
         return None
     method, model = reading.startup["method"], reading.startup["draft_model"]
-    if drafter in (method.lower(), (model or "").rsplit("/", 1)[-1].lower()):
-        return None
     return f"method {_quoted(method)}" + (f", model {_quoted(model)}" if model else "")
+
+
+def named_models_text(reading: Reading, target: str, names: dict) -> str | None:
+    """The models a text names (models_said) where none is ``target`` (a catalog key; ``names``:
+    named.deployment_names), the target the answer prices; None where it names none, or names
+    it. Found by cold reads: a scrape, then a log, of another model priced as Qwen3-8B, unsaid.
+    views/metrics.js namedModels says it in the page's words."""
+    models, _ = served_models(reading)
+    if not models or named_target(reading, names) == target:
+        return None
+    return models_said(reading)
+
+
+def named_drafter_text(reading: Reading, drafter: str, names: dict) -> str | None:
+    """The drafter a text's vLLM start-up line names (drafter_said) where it is not ``drafter`` (a
+    catalog key; ``names``: named.deployment_names); None where it names none, or names that one.
+    views/metrics.js namedDrafter."""
+    if named_drafter(reading, names) == drafter:
+        return None
+    return drafter_said(reading)
 
 
 def held_shape_note(fit: AcceptanceFit, shape: str) -> str:

@@ -185,5 +185,10 @@ def test_a_greyed_radio_says_why_beside_it_on_a_phone(new_context):
     assert label.locator(".spec-control__why").is_visible()
     # an offered choice says nothing of the kind
     assert "not offered" not in page.locator("#simulation input[name=acceptance][value=falling]").locator("xpath=ancestor::label").inner_text()
+    # one choice a line, each at the left edge: the notes beside them pushed the last onto a line
+    # of its own, under the first (found by a cold read)
+    lefts = page.eval_on_selector_all("#simulation fieldset:has(input[name=acceptance]) label",
+                                      "ls => ls.map(l => [Math.round(l.getBoundingClientRect().left), Math.round(l.getBoundingClientRect().top)])")
+    assert len({left for left, _ in lefts}) == 1 and len({top for _, top in lefts}) == len(lefts), lefts
     page.set_viewport_size({"width": 1440, "height": 900})
     assert label.locator(".spec-control__why").is_hidden()

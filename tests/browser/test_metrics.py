@@ -359,47 +359,54 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
                            ".every(c => c.textContent.startsWith('--tensor-parallel-size 4 --speculative-config'))")
 
 
-def test_a_scrape_naming_another_model_says_which_target_the_answer_prices(home):
-    """Found by a cold read: a scrape of meta-llama/Llama-3.3-70B-Instruct (its model_name label)
-    was priced as Qwen3-8B, unsaid. The answer says so; once the reader sets that target under
-    "Your deployment" the note goes, and the page reads the names as the command line does."""
+def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_line_prices_it(home):
+    """Found by cold reads: a scrape of meta-llama/Llama-3.3-70B-Instruct (its model_name label)
+    was priced as Qwen3-8B, first unsaid, then with "Set yours under Your deployment"; a log whose
+    vLLM start-up line names Llama-3.1-8B-Instruct and its EAGLE-3 head likewise. The page prices
+    the target and drafter a text names where the site has them, as fit-metrics does, and says
+    so; once the reader sets another under "Your deployment", the answer says what the text named."""
     text = (DATA / "prometheus-another-model.txt").read_text()
     _paste(home, text)
     answer = home.locator("[data-metrics-answer]")
-    said = ("The text names the model 'meta-llama/Llama-3.3-70B-Instruct' (its model_name label); the answer prices "
-            "Qwen3-8B. Set yours under “Your deployment”.")
-    assert said in answer.inner_text().replace("\u00a0", " ")
-    assert "target qwen3-8b: the text names the model 'meta-llama/Llama-3.3-70B-Instruct'" in _cli_text(stdin=text)
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert ("The answer prices Llama-3.3-70B-Instruct: the text names it, 'meta-llama/Llama-3.3-70B-Instruct' "
+            "(its model_name label).") in shown
+    _check_answer_against_cli(home, _cli(stdin=text))
+    assert "target llama-3.3-70b-instruct: the text names it, 'meta-llama/Llama-3.3-70B-Instruct'" in _cli_text(stdin=text)
+    assert "Llama-3.3-70B-Instruct on 4 × H100 SXM" in shown
     home.select_option("#metrics-target", "qwen3-14b")
     home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Qwen3-14B on')")
-    assert ("the answer prices Qwen3-14B, as set under “Your deployment”." in answer.inner_text().replace("\u00a0", " "))
+    assert ("The text names the model 'meta-llama/Llama-3.3-70B-Instruct' (its model_name label); the answer prices "
+            "Qwen3-14B, as set under “Your deployment”.") in answer.inner_text().replace("\u00a0", " ")
     home.select_option("#metrics-target", "llama-3.3-70b-instruct")
     home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.3-70B-Instruct on')")
     assert "model_name" not in answer.inner_text()
-    # a scrape of the target priced says nothing of it
+    # a model the site lacks: the simulation's target, said, as the command line says it
     home.goto("/")
     wait_rendered(home, "")
-    _paste(home, (DATA / "prometheus-one.txt").read_text())
-    assert "Qwen3-8B on" in answer.inner_text() and "model_name" not in answer.inner_text()
+    mistral = text.replace("meta-llama/Llama-3.3-70B-Instruct", "mistralai/Mistral-7B-Instruct-v0.3")
+    _paste(home, mistral)
+    assert ("The text names the model 'mistralai/Mistral-7B-Instruct-v0.3' (its model_name label); the answer prices "
+            "Qwen3-8B. Set yours under “Your deployment”.") in answer.inner_text().replace("\u00a0", " ")
+    assert "the text names the model 'mistralai/Mistral-7B-Instruct-v0.3' (its model_name label), not Qwen3-8B" in _cli_text(stdin=mistral)
     # a log's vLLM start-up line names its target and drafter (found by a cold read: "The text does
     # not say which drafter produced it" of a log naming its EAGLE-3 head), in the command line's words
     text = (DATA / "v1-startup-eagle3.log").read_text()
     _paste(home, text)
+    _check_answer_against_cli(home, _cli(stdin=text))
     shown = answer.inner_text().replace("\u00a0", " ")
     drafter = "method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'"
-    assert (f"The text names the drafter {drafter} (vLLM's start-up line); the answer prices the Qwen3-0.6B draft model. "
-            "Set yours under “Your deployment”.") in shown
-    assert ("The text names the model 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's start-up line); the answer prices "
-            "Qwen3-8B. Set yours under “Your deployment”.") in shown
-    assert "does not say which drafter" not in shown
+    assert f"The answer prices the EAGLE-3 head: the text names it, {drafter} (vLLM's start-up line)." in shown
+    assert ("The answer prices Llama-3.1-8B-Instruct: the text names it, 'meta-llama/Llama-3.1-8B-Instruct' "
+            "(vLLM's start-up line).") in shown
+    assert "does not say which drafter" not in shown and "Set yours" not in shown
     cli = _cli_text(stdin=text)
-    assert f"the text names the drafter {drafter} (vLLM's start-up line)" in cli
-    assert "the text names the model 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's start-up line)" in cli
-    home.select_option("#metrics-target", "llama-3.1-8b-instruct")
-    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.1-8B-Instruct on')")
-    home.select_option("#metrics-drafter", "eagle3")
-    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('the EAGLE-3 head')")
-    assert "start-up line" not in answer.inner_text()
+    assert f"drafter eagle3: the text names it, {drafter} (vLLM's start-up line)" in cli
+    home.select_option("#metrics-drafter", "llama-3.2-1b")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('the Llama-3.2-1B draft model')")
+    assert (f"The text names the drafter {drafter} (vLLM's start-up line); the answer prices the Llama-3.2-1B draft "
+            "model, as set under “Your deployment”.") in answer.inner_text().replace("\u00a0", " ")
+    assert f"the text names the drafter {drafter} (vLLM's start-up line)" in _cli_text("--drafter", "llama-3.2-1b", stdin=text)
 
 
 def test_the_answer_calls_a_setting_the_readers_only_where_they_chose_it(home):
@@ -410,7 +417,9 @@ def test_the_answer_calls_a_setting_the_readers_only_where_they_chose_it(home):
     _paste(home, (DATA / "v1-ngram.log").read_text())
     home.select_option("#metrics-target", "qwen3-14b")
     home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Qwen3-14B on')")
-    _paste(home, (DATA / "prometheus-another-model.txt").read_text())
+    # (a model the site lacks: one it has, the text names and the answer prices)
+    other = (DATA / "prometheus-another-model.txt").read_text().replace("meta-llama/Llama-3.3-70B-Instruct", "mistralai/Mistral-7B-v0.1")
+    _paste(home, other)
     shown = answer.inner_text().replace("\u00a0", " ")
     assert "the answer prices Qwen3-14B, as set under “Your deployment”." in shown, shown
     home.select_option("#metrics-target", "llama-3.3-70b-instruct")
@@ -520,7 +529,10 @@ def test_another_configuration_keeps_the_fit_where_its_data_allow_and_says_where
     # (found once: the status emptied by any change under "Your deployment")
     status = home.locator("[data-metrics-status]").inner_text()
     assert status.startswith("Read vLLM V1 log: γ = 3") and "Predicted for" not in status, status
-    assert status.endswith("The answer below is for the settings now shown."), status
+    # naming the shape and α the answer below uses (found by a cold read: "Best fit: acceptance
+    # rising, α = 0.50" above an answer priced at falling, α = 0.65, unsaid there)
+    assert status.endswith(f"The answer below is for the settings now shown, at acceptance falling with position, "
+                           f"α = {falling_alpha:.2f}, the nearest fit they hold."), status
 
 
 def test_the_summary_names_the_shape_it_prices_where_the_settings_lack_the_best_fits(home):

@@ -440,6 +440,33 @@ def test_the_bar_tells_of_a_link_once_its_state_is_drawn(new_context, query, sho
     assert query.lstrip("?").split("&")[-1].split("=")[0] + "=" in bar["notes"], bar
 
 
+# The bar's state line, line by line: [left, right] of each line's text (by its top).
+BAR_LINES = """() => { const range = document.createRange();
+  range.selectNodeContents(document.querySelector('[data-bar] .spec-bar__state'));
+  const lines = {};
+  for (const r of range.getClientRects()) {
+    if (r.width === 0) continue;
+    const top = Math.round(r.top);
+    lines[top] = [Math.min(lines[top]?.[0] ?? Infinity, r.left), Math.max(lines[top]?.[1] ?? -Infinity, r.right)];
+  }
+  return Object.keys(lines).sort((a, b) => a - b).map((t) => lines[t]); }"""
+
+
+@pytest.mark.parametrize("width, height", [(740, 360), (375, 812)])
+def test_the_bars_state_line_breaks_into_lines_of_like_length(new_context, width, height):
+    """Found by a cold read at 740 x 360: the bar's settings filled a line and left "calibrated to
+    vLLM" on the next, alone, with the end of the line above empty. Its lines are of like length."""
+    page = new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True).new_page()
+    for query in ("?target=qwen3-14b&batch=64", "?batch=64&drafter=ngram&workload=steady-state"):
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.locator("#paste-your-metrics").scroll_into_view_if_needed()
+        page.wait_for_function("() => !document.querySelector('[data-bar]').hidden")
+        lines = page.evaluate(BAR_LINES)
+        widths = [right - left for left, right in lines]
+        assert len(lines) >= 2 and min(widths) >= 0.5 * max(widths), (query, lines)
+
+
 def test_a_link_whose_sentence_quotes_another_readout_shows_it_in_the_bar(page, page_log):
     """Found by a cold read: the links of the section on arithmetic answered in the bar with a
     speedup the section never quotes (3.03×), and the arithmetic ratio they are about only in the

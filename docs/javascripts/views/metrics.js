@@ -4,7 +4,7 @@
 // Everything from the pasted text is written with textContent, never as HTML.
 import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
-import { availableValues, sameState, snap } from "../core/url-state.js";
+import { availableValues, configurationOf, sameState, snap } from "../core/url-state.js";
 import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid, residualDecimals } from "../metrics/fit.js";
 import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, dataParallel, grouped, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
 import { gpusText } from "./controls.js";
@@ -138,29 +138,56 @@ export function otherEngineNote(source) {
     "to, and its flags are vLLM's: llama-server sets the tokens it drafts with --draft-max";
 }
 
-// The models a text names where none is the target priced, quoted, with where it names them (a
-// Prometheus text's model_name labels, else a log's vLLM start-up line; report.py
-// named_models_text: a Hugging Face id or its last part, against the label, which is that part);
-// null where it names none or the target. Found by cold reads: another model's scrape, then log,
-// priced as Qwen3-8B, unsaid.
+// The lower-case names by which a text names a target or drafter (a Hugging Face id's model part).
+const lastPart = (name) => name.split("/").pop().toLowerCase();
 const MODEL_NAME_CHARS = 60;
 const quoted = (n) => `'${[...n].length > MODEL_NAME_CHARS ? `${[...n].slice(0, MODEL_NAME_CHARS).join("")}…` : n}'`;
 
-export function namedModels(reading, targetLabel) {
-  let names = reading.model_names ?? [];
-  let where = "its model_name label";
-  if (names.length === 0 && reading.startup) [names, where] = [[reading.startup.model], "vLLM's start-up line"];
-  const target = targetLabel.toLowerCase();
-  if (names.length === 0 || names.some((n) => n.split("/").pop().toLowerCase() === target)) return null;
-  return `${names.map(quoted).join(", ")} (${where})`;
+// The models a text names and where (a Prometheus text's model_name labels, else a log's vLLM
+// start-up line: specmodel/metrics/named.py served_models).
+function servedModels(reading) {
+  if (reading.model_names?.length) return [reading.model_names, "its model_name label"];
+  if (reading.startup) return [[reading.startup.model], "vLLM's start-up line"];
+  return [[], ""];
+}
+
+// The target and drafter keys a text names where the site has them (`names`: the manifest's
+// deployment_names; named.py named_target and named_drafter): a target where every name the text
+// gives is that one, a drafter by its start-up line's method, else its draft model; null else.
+// Found by a cold read: a log naming Llama-3.1-8B-Instruct and its EAGLE-3 head priced as Qwen3-8B.
+export function namedDeployment(reading, names) {
+  const [models] = servedModels(reading);
+  const targets = new Set(models.map((m) => names.target[lastPart(m)] ?? null));
+  const target = targets.size === 1 && !targets.has(null) ? [...targets][0] : null;
+  const { method, draft_model: model } = reading.startup ?? {};
+  const drafter = method ? (names.drafter[method.toLowerCase()] ?? (model ? names.drafter[lastPart(model)] : undefined) ?? null) : null;
+  return { target, drafter };
+}
+
+// The models a text names, quoted, with where (report.py models_said); null where it names none.
+export function modelsSaid(reading) {
+  const [models, where] = servedModels(reading);
+  return models.length ? `${models.map(quoted).join(", ")} (${where})` : null;
+}
+
+// The drafter a text's start-up line names, "method 'eagle3', model '…'" (report.py drafter_said).
+export function drafterSaid(reading) {
+  const { method, draft_model: model } = reading.startup ?? {};
+  return method ? `method ${quoted(method)}${model ? `, model ${quoted(model)}` : ""}` : null;
+}
+
+// The models a text names where they are not the target priced (report.py named_models_text);
+// null where it names none or that one. Found by cold reads: another model's scrape, then log,
+// priced as Qwen3-8B, unsaid.
+export function namedModels(reading, target, names) {
+  if (servedModels(reading)[0].length === 0 || namedDeployment(reading, names).target === target) return null;
+  return modelsSaid(reading);
 }
 
 // The drafter a text's start-up line names where it is not `drafter` (a drafter key), as
 // "method 'eagle3', model '…'"; null where it names none or that one (report.py named_drafter_text).
-export function namedDrafter(reading, drafter) {
-  const { method, draft_model: model } = reading.startup ?? {};
-  if (!method || [method.toLowerCase(), (model ?? "").split("/").pop().toLowerCase()].includes(drafter)) return null;
-  return `method ${quoted(method)}${model ? `, model ${quoted(model)}` : ""}`;
+export function namedDrafter(reading, drafter, names) {
+  return namedDeployment(reading, names).drafter === drafter ? null : drafterSaid(reading);
 }
 
 // report.py thin_gains: the loads that fit at which speculation pays by less than the cost
@@ -389,6 +416,20 @@ export function mountMetrics(root, manifest, { apply, current }) {
       values.drafter = drafterBeforeExample;
       drafterBeforeExample = null;
     }
+    // the target and drafter the text names, where the site has them, as fit-metrics prices them
+    // (found by a cold read: a log naming Llama-3.1-8B-Instruct and its EAGLE-3 head was priced
+    // as Qwen3-8B with a draft model); the reader's own choice under "Your deployment" comes after
+    const named = namedDeployment(reading, manifest.deployment_names);
+    const fromText = {};
+    if (named.target) {
+      values.target = fromText.target = named.target;
+      values.tp = configurationOf(manifest, { ...current(), target: named.target })?.tp ?? current().tp;
+      delete chosen.target;
+    }
+    if (named.drafter && availableValues(manifest, { ...current(), ...values }, "drafter").includes(named.drafter)) {
+      values.drafter = fromText.drafter = named.drafter;
+      delete chosen.drafter;
+    }
     let batchNote = null;
     if (reading.running_requests !== null && reading.running_requests > 0) {
       values.batch = snap(manifest.axes.batch, reading.running_requests);
@@ -397,7 +438,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
         batchNote = `${grouped(reading.running_requests)} running requests: the simulation's nearest batch size on its doubling scale is ${format("int", values.batch)}.`;
       }
     }
-    fitted = { reading, fit, batchNote, example: Boolean(example), announced: null };
+    fitted = { reading, fit, batchNote, fromText, example: Boolean(example), announced: null };
     result.hidden = false;
     const shown = await apply(adjust({ ...current(), ...values }));
     if (read !== reads) return;
@@ -497,18 +538,24 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const replaced = "drafter" in chosen && chosen.drafter !== state.drafter && !availableValues(manifest, state, "drafter").includes(chosen.drafter)
       ? `, as the ${labels.drafter[chosen.drafter]} you chose cannot draft for ${labels.target[state.target]}` : "";
     const drafterTail = setByReader("drafter") ? ", as set under “Your deployment”." : `${replaced}. Set yours under “Your deployment”.`;
-    const namedOther = namedDrafter(fitted.reading, state.drafter);
-    if (namedOther) {
+    // a setting the text named, still shown and not since chosen by the reader
+    const fromText = (name) => fitted.fromText[name] === state[name] && !setByReader(name);
+    const named = namedModels(fitted.reading, state.target, manifest.deployment_names);
+    if (fromText("target")) {
+      nodes.push(el("p", `The answer prices ${labels.target[state.target]}: the text names it, ${modelsSaid(fitted.reading)}.`));
+    } else if (named) {
+      const told = `The text names the model ${named}; the answer prices ${labels.target[state.target]}`;
+      nodes.push(el("p", setByReader("target") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
+        { class: "spec-metrics__warn" }));
+    }
+    const namedOther = namedDrafter(fitted.reading, state.drafter, manifest.deployment_names);
+    if (fromText("drafter")) {
+      nodes.push(el("p", `The answer prices the ${labels.drafter[state.drafter]}: the text names it, ${drafterSaid(fitted.reading)} (vLLM's start-up line).`));
+    } else if (namedOther) {
       nodes.push(el("p", `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices the ${labels.drafter[state.drafter]}${drafterTail}`,
         { class: "spec-metrics__warn" }));
     } else if (!fitted.example && !fitted.reading.startup?.method) {
       nodes.push(el("p", `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}${drafterTail}`));
-    }
-    const named = namedModels(fitted.reading, labels.target[state.target]);
-    if (named) {
-      const told = `The text names the model ${named}; the answer prices ${labels.target[state.target]}`;
-      nodes.push(el("p", setByReader("target") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
-        { class: "spec-metrics__warn" }));
     }
     const running = fitted.reading.running_requests;
     // the text's load, once the reader has set another under "Your deployment", is theirs no more
@@ -674,7 +721,12 @@ export function mountMetrics(root, manifest, { apply, current }) {
       // stale, but what was read is not: that stays, with the answer pointed to below (found
       // once: the status emptied by any change under "Your deployment").
       if (fitted.announced && status.textContent && !sameState(shown.state, fitted.announced)) {
-        const text = `${readStatus()}. The answer below is for the settings now shown.`;
+        // where the settings do not hold the best fit's shape, the one the answer uses (found by a
+        // cold read: "Best fit: acceptance rising, α = 0.50" above an answer at falling, α = 0.65)
+        const { state } = shown;
+        const nearest = state.acceptance !== fitted.fit.shape && state.alpha === fitted.fit.alphas[state.acceptance]
+          ? `, at acceptance ${manifest.labels.acceptance[state.acceptance]}, α = ${fixed(state.alpha, 2)}, the nearest fit they hold` : "";
+        const text = `${readStatus()}. The answer below is for the settings now shown${nearest}.`;
         if (status.textContent !== text) say(text);
       }
     },

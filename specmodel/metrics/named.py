@@ -1,0 +1,68 @@
+"""Which of the catalog's targets and drafters a reader's text names.
+
+A Prometheus scrape names its served model (vLLM's ``model_name`` label); a vLLM log's start-up
+line names the served model, the speculative method and its draft model (parse._startup). Where
+the catalog holds what a text names, ``fit-metrics`` and the page's paste box price it unless the
+reader says otherwise (found by a cold read: a log naming Llama-3.1-8B-Instruct and its EAGLE-3
+head was priced as Qwen3-8B with a draft model, the reader told to set their own).
+views/metrics.js namedDeployment reads the same map, which the manifest carries.
+"""
+from __future__ import annotations
+
+from ..catalog import Catalog
+from .parse import Reading
+
+
+def _last_part(name: str) -> str:
+    """A Hugging Face id's model part, lower-case ("meta-llama/Llama-3.1-8B-Instruct" →
+    "llama-3.1-8b-instruct"): a served name may drop the organisation."""
+    return name.rsplit("/", 1)[-1].lower()
+
+
+def deployment_names(catalog: Catalog) -> dict[str, dict[str, str]]:
+    """{"target": name → target key, "drafter": name → drafter key}: the lower-case names by which
+    a text may name the catalog's entries. A target by its label (its Hugging Face id's last part)
+    and that part of its ``hf_id``; a draft model by its ``hf_id``'s last part; a drafter of
+    another kind by its vLLM method name (``Drafter.kind``: "eagle3", "ngram"), since a head's
+    checkpoint varies by target and n-gram lookup has none."""
+    targets: dict[str, str] = {}
+    for key, target in catalog.targets.items():
+        targets[target.label.lower()] = key
+        targets[_last_part(target.hf_id)] = key
+    drafters: dict[str, str] = {}
+    for key, drafter in catalog.drafters.items():
+        if drafter.kind == "draft_model":
+            drafters[_last_part(drafter.architecture.hf_id)] = key
+        else:
+            drafters[drafter.kind] = key
+    return {"target": targets, "drafter": drafters}
+
+
+def served_models(reading: Reading) -> tuple[tuple[str, ...], str]:
+    """The models ``reading`` names and where it names them: a scrape's ``model_name`` labels, else
+    a log's vLLM start-up line; ((), "") where it names none."""
+    if reading.model_names:
+        return reading.model_names, "its model_name label"
+    if reading.startup:
+        return (reading.startup["model"],), "vLLM's start-up line"
+    return (), ""
+
+
+def named_target(reading: Reading, names: dict[str, dict[str, str]]) -> str | None:
+    """The target key of the model ``reading`` names (``names``: deployment_names), where every
+    name it gives is that one catalog target; None where it names none, one the catalog lacks,
+    or several."""
+    models, _ = served_models(reading)
+    keys = {names["target"].get(_last_part(m)) for m in models}
+    return keys.pop() if len(keys) == 1 and None not in keys else None
+
+
+def named_drafter(reading: Reading, names: dict[str, dict[str, str]]) -> str | None:
+    """The drafter key a vLLM start-up line in ``reading`` names, by its method ("eagle3",
+    "ngram"), else by its draft model's id (``names``: deployment_names); None where it names none
+    or one the catalog lacks (vLLM's "eagle", "medusa", "mtp", a draft model not in the catalog)."""
+    startup = reading.startup or {}
+    method, model = startup.get("method"), startup.get("draft_model")
+    if not method:
+        return None
+    return names["drafter"].get(method.lower()) or (names["drafter"].get(_last_part(model)) if model else None)
