@@ -7,7 +7,8 @@ from .common import DRAWN_VALUES, GREY, ORANGE, TEAL, axis, column, drawn, field
 
 NAME = "acceptance"
 DESCRIPTION = ("Bar chart of the acceptance probability of each draft position from 1 to 10, coloured by "
-               "whether drafting that position pays, with a dashed cut-off line after the last position that pays.")
+               "whether drafting that position pays, with a dashed cut-off line after the last position that pays "
+               "(where none pays, the legend says so).")
 ROWS = {"table": [walk(["position"], position=axis("position"), per_position_acceptance=field("position_acceptance"),
                        paying_positions=field("paying_positions"))]}
 COLUMNS = [column("position", "draft position", "int"), column("per_position_acceptance", "per-position acceptance", "num3")]
@@ -25,8 +26,13 @@ def spec(context: dict) -> dict:
         y=alt.Y("per_position_acceptance:Q", title="per-position acceptance (probability)",
                 scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".1f")),
         color=alt.Color("pays:N", title=None, scale=alt.Scale(domain=[True, False], range=[TEAL, GREY]),
-                        legend=alt.Legend(orient="top", direction="horizontal", values=DRAWN_VALUES,
-                                          labelExpr="datum.value ? 'pays for its draft' : 'does not pay'")),
+                        legend=alt.Legend(orient="top", direction="horizontal", values=DRAWN_VALUES, labelLimit=300,
+                                          # where none pays there is no cut-off to draw, and the
+                                          # legend says why (found by a cold read: at 64
+                                          # sequences, a subtitle on a cut-off and none drawn)
+                                          labelExpr="datum.value ? 'pays for its draft' : "
+                                                    f"indexof({DRAWN_VALUES.expr}, true) < 0 ? "
+                                                    "'no position pays for its draft here: no cut-off' : 'does not pay'")),
         opacity=drawn("pays:N", [True, False]),
         tooltip=[alt.Tooltip("position:O", title="draft position"), alt.Tooltip("shown:N", title="per-position acceptance")],
     )
