@@ -781,3 +781,13 @@ def test_claims_about_every_drafter_name_the_drafter_they_hold_for(rendered_page
     share = f"{start.draft_kv_bytes_per_token / start.target_kv_bytes_per_token:.0%}"
     assert f"is what a draft model adds to ({share} more for the Qwen3-0.6B draft model)" in text
     assert evaluate(site_state(drafter="qwen3-4b")).draft_kv_bytes_per_token != start.draft_kv_bytes_per_token
+
+
+def test_the_acceptance_figures_caption_holds_where_no_position_pays(rendered_pages):
+    """Found by a cold read: at 64 sequences no draft position pays, and the live figure's caption
+    said "Highlighted: the positions worth drafting at the current batch size" over bars none of
+    which is. The caption says where any are (the figure's legend says when none is)."""
+    # (paying_positions, generator/site_model.py: the best γ where it beats plain decoding, else 0)
+    assert all(speedup(batch=64, gamma=g) < 1 for g in AXES["gamma"])
+    text = re.sub(r"\s+", " ", rendered_pages["index.md"])
+    assert "Highlighted: the positions worth drafting at the current batch size, where any are" in text

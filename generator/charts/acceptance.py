@@ -48,7 +48,10 @@ def spec(context: dict) -> dict:
         x=alt.X("last:O", bandPosition=1))
     chart = alt.layer(bars, rule, note, note_first).properties(
         width="container", height=HEIGHT,
-        title=title("Acceptance by draft position", "Positions before the cut-off pay for their draft;",
-                    "later ones cost more than they return."),
+        # true at every state: at some, no position pays and no cut-off is drawn (found by cold
+        # reads: "Positions before the cut-off pay" over a figure without one)
+        title=title("Acceptance by draft position", "Drafting a position pays while its acceptance",
+                    "is worth its cost; the dashed cut-off follows",
+                    "the last position that pays, where one does."),
     )
     return finish(chart, NAME, DESCRIPTION)

@@ -148,13 +148,16 @@ def test_no_chart_text_runs_off_or_overlaps_at_extreme_states(charts_at, width):
 
 
 def test_the_acceptance_chart_says_why_it_draws_no_cut_off_where_no_position_pays(charts_at):
-    """Found by a cold read: at 64 sequences no draft position pays, and the figure's subtitle
-    spoke of positions before a cut-off that was not drawn. Its legend says none pays."""
+    """Found by cold reads: at 64 sequences no draft position pays, and the figure's subtitle
+    spoke of positions before a cut-off that was not drawn, its caption of positions highlighted.
+    Its legend says none pays, and its subtitle and caption hold at every state."""
     said = "no position pays for its draft here: no cut-off"
     for width in (1280, 375):
         for query, none_pays in (("", False), ("?batch=64", True)):
             texts = [t["text"] for chart in charts_at(width)[query]["texts"] if chart["name"] == "acceptance" for t in chart["texts"]]
             assert (said in texts) == none_pays and ("cut-off" in texts) != none_pays, (width, query, texts)
+            assert not any("before the cut-off" in t for t in texts), texts
+            assert any("where one does" in t for t in texts), texts
 
 
 # What a screen reader says for each mark of each live chart: [chart, aria-label].
