@@ -33,8 +33,8 @@ from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
 from .metrics.parse import grouped
-from .metrics.named import deployment_names, named_drafter, named_target
-from .metrics.report import drafter_said, held_shape_note, models_said, named_drafter_text, named_models_text, no_load, other_engine_note, reading_lines, report, thin_gains
+from .metrics.named import deployment_names, named_checkpoint, named_drafter, named_target
+from .metrics.report import checkpoint_text, drafter_said, held_shape_note, models_said, named_models_text, no_load, other_engine_note, reading_lines, report, thin_gains
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -290,17 +290,22 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         if text_target:
             notes.append(f"target {text_target}: the text names it, {models_said(reading)}; --target sets the target priced")
     default_drafter = values["drafter"] is None
-    if default_drafter and text_drafter in catalog.drafters_for(values["target"]):
-        values["drafter"] = text_drafter
-        notes.append(f"drafter {text_drafter}: the text names it, {drafter_said(reading)} (vLLM's start-up line); "
+    if default_drafter:
+        values["drafter"] = (text_drafter if text_drafter in catalog.drafters_for(values["target"])
+                             else catalog.default_drafter_for(values["target"]))
+    said = drafter_said(reading)
+    if said and named_checkpoint(reading, values["drafter"], values["target"], names):
+        if default_drafter:
+            notes.append(f"drafter {values['drafter']}: the text names it, {said} (vLLM's start-up line); "
+                         f"--drafter sets the drafter priced ({DRAFTER_PRICES})")
+    elif said:
+        # the kind the text names, with the checkpoint the catalog has for this target (found by a
+        # cold read: a Llama head said to be priced, on a Qwen3 target, where its own head was)
+        priced = (f"; this prices {checkpoint_text(catalog, values['drafter'], values['target'], names)}"
+                  if values["drafter"] == text_drafter else "")
+        notes.append(f"drafter {values['drafter']}: the text names the drafter {said} (vLLM's start-up line){priced}; "
                      f"--drafter sets the drafter priced ({DRAFTER_PRICES})")
     elif default_drafter:
-        values["drafter"] = catalog.default_drafter_for(values["target"])
-    other_drafter = named_drafter_text(reading, values["drafter"], names)
-    if other_drafter:
-        notes.append(f"drafter {values['drafter']}: the text names the drafter {other_drafter} (vLLM's start-up line); "
-                     f"--drafter sets the drafter priced ({DRAFTER_PRICES})")
-    elif default_drafter and values["drafter"] != text_drafter:
         notes.append(f"drafter {values['drafter']}: --drafter sets it ({DRAFTER_PRICES})")
     named = named_models_text(reading, values["target"], names)
     if named:

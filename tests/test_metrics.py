@@ -874,6 +874,13 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
             "line), not Qwen3-8B; --target sets the target priced") in others
     own = _cli(str(path), "--target", "llama-3.1-8b-instruct", "--drafter", "eagle3").stdout
     assert "start-up line" not in own
+    # the head the text names is the Llama target's: on another target the catalog's head for it
+    # is priced, and said (found by a cold read: "the text names it" of AngelSlim's Qwen3-14B head)
+    qwen = _cli(str(path), "--target", "qwen3-14b").stdout
+    assert ("note: drafter eagle3: the text names the drafter method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' "
+            "(vLLM's start-up line); this prices the catalog's EAGLE-3 head for Qwen3-14B, 'AngelSlim/Qwen3-14B_eagle3'; "
+            "--drafter sets the drafter priced") in qwen
+    assert "the text names it" not in qwen and "AngelSlim/Qwen3-14B_eagle3" in qwen
     # n-gram's line names no draft model; a draft model is named by its id's last part
     ngram = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "method='ngram', model=None")
     assert parse_metrics(ngram).startup["draft_model"] is None

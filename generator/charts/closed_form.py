@@ -34,10 +34,13 @@ def spec(context: dict) -> dict:
     )
     # Every row carries the same ceiling; the mean collapses them into one rule.
     ceiling = base.mark_rule(color=REFERENCE, strokeWidth=1.5, strokeDash=[6, 4]).encode(y="mean(ceiling):Q")
-    # At the left, where the curve is furthest below its ceiling (at the right it runs into it).
-    note = base.mark_text(align="left", baseline="bottom", dx=4, dy=-4, x=0, color=REFERENCE,
+    # At the left, where the curve is furthest below its ceiling (at the right it runs into it);
+    # under the line, which at a low α is the top of the view and the curve itself, and drawn over
+    # the curve, which at a low α lies on it (found by a cold read at α = 0.05: no dashed line in
+    # sight and its label against the frame's top)
+    note = base.mark_text(align="left", baseline="top", dx=4, dy=6, x=0, color=REFERENCE,
                           fontWeight="bold", text="ceiling 1/(1−α)").encode(y="mean(ceiling):Q")
-    chart = alt.layer(ceiling, line, note).properties(
+    chart = alt.layer(line, ceiling, note).properties(
         width="container", height=HEIGHT,
         # (found by a cold read: 3.05 here beside the readout's 2.61 of the same name at the same α,
         # the figure's i.i.d. acceptance unsaid)

@@ -19,12 +19,13 @@ def _last_part(name: str) -> str:
     return name.rsplit("/", 1)[-1].lower()
 
 
-def deployment_names(catalog: Catalog) -> dict[str, dict[str, str]]:
-    """{"target": name → target key, "drafter": name → drafter key}: the lower-case names by which
-    a text may name the catalog's entries. A target by its label (its Hugging Face id's last part)
-    and that part of its ``hf_id``; a draft model by its ``hf_id``'s last part; a drafter of
-    another kind by its vLLM method name (``Drafter.kind``: "eagle3", "ngram"), since a head's
-    checkpoint varies by target and n-gram lookup has none."""
+def deployment_names(catalog: Catalog) -> dict[str, dict]:
+    """{"target": name → target key, "drafter": name → drafter key, "checkpoint": drafter key →
+    target key → Hugging Face id}: the lower-case names by which a text may name the catalog's
+    entries, and the checkpoint each drafter with weights drafts a target with. A target by its
+    label (its Hugging Face id's last part) and that part of its ``hf_id``; a draft model by its
+    ``hf_id``'s last part; a drafter of another kind by its vLLM method name (``Drafter.kind``:
+    "eagle3", "ngram"), since a head's checkpoint varies by target and n-gram lookup has none."""
     targets: dict[str, str] = {}
     for key, target in catalog.targets.items():
         targets[target.label.lower()] = key
@@ -35,7 +36,10 @@ def deployment_names(catalog: Catalog) -> dict[str, dict[str, str]]:
             drafters[_last_part(drafter.architecture.hf_id)] = key
         else:
             drafters[drafter.kind] = key
-    return {"target": targets, "drafter": drafters}
+    checkpoints = {key: {target: catalog.drafter(key, target).architecture.hf_id for target in catalog.targets
+                         if key in catalog.drafters_for(target)}
+                   for key, drafter in catalog.drafters.items() if drafter.kind != "ngram"}
+    return {"target": targets, "drafter": drafters, "checkpoint": checkpoints}
 
 
 def served_models(reading: Reading) -> tuple[tuple[str, ...], str]:
@@ -66,3 +70,15 @@ def named_drafter(reading: Reading, names: dict[str, dict[str, str]]) -> str | N
     if not method:
         return None
     return names["drafter"].get(method.lower()) or (names["drafter"].get(_last_part(model)) if model else None)
+
+
+def named_checkpoint(reading: Reading, drafter: str, target: str, names: dict) -> bool:
+    """Whether the drafter ``reading``'s start-up line names is ``drafter`` (a catalog key) with the
+    checkpoint it drafts ``target`` with (``names``: deployment_names): its kind, and its draft
+    model where it names one. Found by a cold read: a log's EAGLE-3 head for Llama-3.1-8B, the
+    target since set to Qwen3-14B, said to be the head priced, which was AngelSlim's for Qwen3-14B."""
+    if named_drafter(reading, names) != drafter:
+        return False
+    model = (reading.startup or {}).get("draft_model")
+    checkpoint = names["checkpoint"].get(drafter, {}).get(target)
+    return not model or not checkpoint or _last_part(model) == _last_part(checkpoint)

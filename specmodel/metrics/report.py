@@ -10,7 +10,7 @@ from ..fields import FIELDS
 from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
 from .fit import BELOW_GRID, POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION, residual_decimals
-from .named import named_drafter, named_target, served_models
+from .named import named_checkpoint, named_target, served_models
 from .parse import Reading, _shown, grouped
 
 
@@ -115,13 +115,22 @@ def named_models_text(reading: Reading, target: str, names: dict) -> str | None:
     return models_said(reading)
 
 
-def named_drafter_text(reading: Reading, drafter: str, names: dict) -> str | None:
+def named_drafter_text(reading: Reading, drafter: str, target: str, names: dict) -> str | None:
     """The drafter a text's vLLM start-up line names (drafter_said) where it is not ``drafter`` (a
-    catalog key; ``names``: named.deployment_names); None where it names none, or names that one.
-    views/metrics.js namedDrafter."""
-    if named_drafter(reading, names) == drafter:
+    catalog key) with the checkpoint it drafts ``target`` with (``names``:
+    named.deployment_names); None where it names none, or names that one. views/metrics.js
+    namedDrafter."""
+    if named_checkpoint(reading, drafter, target, names):
         return None
     return drafter_said(reading)
+
+
+def checkpoint_text(catalog: Catalog, drafter: str, target: str, names: dict) -> str:
+    """The checkpoint the catalog drafts ``target`` with as ``drafter`` (keys), as "the catalog's
+    EAGLE-3 head for Qwen3-14B, 'AngelSlim/Qwen3-14B_eagle3'": where a text names the drafter's
+    kind with another checkpoint (views/metrics.js, the same words)."""
+    return (f"the catalog's {catalog.drafters[drafter].label} for {catalog.targets[target].label}, "
+            f"{_quoted(names['checkpoint'][drafter][target])}")
 
 
 def held_shape_note(fit: AcceptanceFit, shape: str) -> str:

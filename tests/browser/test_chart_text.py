@@ -160,6 +160,33 @@ def test_the_acceptance_chart_says_why_it_draws_no_cut_off_where_no_position_pay
             assert any("where one does" in t for t in texts), texts
 
 
+CEILING = """() => {
+  const svg = document.querySelector('.spec-chart[data-chart="closed_form"] .spec-chart__view svg');
+  const box = (e) => { const r = e.getBoundingClientRect(); return {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; };
+  const label = [...svg.querySelectorAll('.role-mark text')].find((t) => t.textContent.startsWith('ceiling'));
+  const rule = [...svg.querySelectorAll('.role-mark line')].find((l) => l.getAttribute('stroke-dasharray'));
+  const points = [...svg.querySelectorAll('.mark-symbol.role-mark path')];
+  return {label: box(label), rule: box(rule), ruleOnTop: rule.compareDocumentPosition(points[0]) === Node.DOCUMENT_POSITION_PRECEDING,
+          points: points.map(box)};
+}"""
+
+
+def test_the_ceiling_and_its_label_show_where_the_curve_reaches_it(new_context):
+    """Found by a cold read at α = 0.05: the curve lay on its ceiling and hid the dashed line, and
+    the label "ceiling 1/(1−α)" sat above them against the frame's top. The rule is drawn over the
+    curve and its label under it, clear of every point."""
+    page = new_context(viewport={"width": 1440, "height": 900}).new_page()
+    for query in ("", "?batch=1024&gamma=10&alpha=0.05", "?alpha=0.95"):
+        page.goto("/" + query)
+        wait_rendered(page, query)
+        page.locator('.spec-chart[data-chart="closed_form"]').scroll_into_view_if_needed()
+        page.wait_for_function("() => document.querySelector('.spec-chart[data-chart=\"closed_form\"]').classList.contains('is-live')")
+        found = page.evaluate(CEILING)
+        label, rule = found["label"], found["rule"]
+        assert found["ruleOnTop"] and label["y0"] >= rule["y1"], (query, found)
+        assert not [p for p in found["points"] if _overlap(p, label)], (query, label)
+
+
 # What a screen reader says for each mark of each live chart: [chart, aria-label].
 MARK_LABELS = """() => [...document.querySelectorAll('.spec-chart.is-live')].flatMap(chart =>
   [...chart.querySelectorAll('.spec-chart__view svg .role-mark [aria-label]')].map(m => [chart.dataset.chart, m.getAttribute('aria-label')]))"""

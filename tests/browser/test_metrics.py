@@ -407,6 +407,33 @@ def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_li
     assert (f"The text names the drafter {drafter} (vLLM's start-up line); the answer prices the Llama-3.2-1B draft "
             "model, as set under “Your deployment”.") in answer.inner_text().replace("\u00a0", " ")
     assert f"the text names the drafter {drafter} (vLLM's start-up line)" in _cli_text("--drafter", "llama-3.2-1b", stdin=text)
+    # the named head is the Llama target's: on a Qwen3 target the catalog's head for it is priced,
+    # and said (found by a cold read: "the text names it" of AngelSlim's Qwen3-14B head)
+    _paste(home, text)
+    home.select_option("#metrics-target", "qwen3-14b")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Qwen3-14B on')")
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert (f"The text names the drafter {drafter} (vLLM's start-up line); the answer prices the catalog's EAGLE-3 head "
+            "for Qwen3-14B, 'AngelSlim/Qwen3-14B_eagle3'.") in shown, shown
+    assert "the text names it, method" not in shown
+    assert "this prices the catalog's EAGLE-3 head for Qwen3-14B, 'AngelSlim/Qwen3-14B_eagle3'" in _cli_text("--target", "qwen3-14b", stdin=text)
+
+
+def test_a_cost_model_or_workload_another_target_lacks_is_said_to_be_replaced(home):
+    """Found by a cold read: a text read under the ideal roofline and steady state, then a target
+    whose data hold neither: the answer priced the calibrated model and a closed batch, said only
+    in the simulation's notes far above (1.89× on the page against the command line's 2.27× for
+    the settings the reader had chosen). The answer says what it replaced."""
+    show(home, "?cost=whole-pass&context=8192&workload=steady-state")
+    _paste(home, (DATA / "v1-ngram.log").read_text())
+    answer = home.locator("[data-metrics-answer]")
+    assert "as when your text was read" not in answer.inner_text()
+    home.select_option("#metrics-target", "qwen3-14b")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Qwen3-14B on')")
+    labels = manifest()["labels"]
+    assert (f"The site's data for Qwen3-14B on H100 SXM do not hold the cost model {labels['cost_model']['whole-pass']} and "
+            f"the workload {labels['workload']['steady-state']}, as when your text was read: the answer uses the cost model "
+            f"{labels['cost_model']['calibrated']} and the workload {labels['workload']['closed-batch']}.") in answer.inner_text().replace("\u00a0", " ")
 
 
 def test_the_answer_calls_a_setting_the_readers_only_where_they_chose_it(home):

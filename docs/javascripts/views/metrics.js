@@ -184,10 +184,21 @@ export function namedModels(reading, target, names) {
   return modelsSaid(reading);
 }
 
-// The drafter a text's start-up line names where it is not `drafter` (a drafter key), as
-// "method 'eagle3', model '…'"; null where it names none or that one (report.py named_drafter_text).
-export function namedDrafter(reading, drafter, names) {
-  return namedDeployment(reading, names).drafter === drafter ? null : drafterSaid(reading);
+// Whether a text's start-up line names `drafter` with the checkpoint it drafts `target` with: its
+// kind, and its draft model where it names one (named.py named_checkpoint; found by a cold read:
+// a Llama head said to be priced on a Qwen3 target, where the catalog's Qwen3 head was).
+export function namedCheckpoint(reading, drafter, target, names) {
+  if (namedDeployment(reading, names).drafter !== drafter) return false;
+  const model = reading.startup?.draft_model;
+  const checkpoint = names.checkpoint[drafter]?.[target];
+  return !model || !checkpoint || lastPart(model) === lastPart(checkpoint);
+}
+
+// The drafter a text's start-up line names where it is not `drafter` (a drafter key) with its
+// checkpoint for `target`, as "method 'eagle3', model '…'"; null where it names none or that one
+// (report.py named_drafter_text).
+export function namedDrafter(reading, drafter, target, names) {
+  return namedCheckpoint(reading, drafter, target, names) ? null : drafterSaid(reading);
 }
 
 // report.py thin_gains: the loads that fit at which speculation pays by less than the cost
@@ -512,6 +523,19 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // where the simulation and fit-metrics do (specmodel/metrics/report.py, the same note)
     const extrapolated = lookup(data, "extrapolation_note", state);
     if (extrapolated) nodes.push(el("p", `This configuration is ${extrapolated}.`, { class: "spec-metrics__warn" }));
+    // A cost model or workload the text was read under that these settings' data do not hold,
+    // replaced: said here (found by a cold read: the ideal roofline and steady state became the
+    // calibrated model and a closed batch with a change of target, said only in the simulation's
+    // notes far above, and the page's 1.89× read against the command line's 2.27×).
+    const announced = fitted.announced;
+    const gone = ["cost_model", "workload"].filter((name) => announced && state[name] !== announced[name] &&
+      !availableValues(manifest, state, name).includes(announced[name]));
+    if (gone.length) {
+      const setting = (name, value) => (name === "cost_model" ? `the cost model ${labels.cost_model[value]}` : `the workload ${labels.workload[value]}`);
+      const list = (values) => gone.map((name) => setting(name, values[name])).join(" and ");
+      nodes.push(el("p", `The site's data for ${labels.target[state.target]} on ${gpusText(manifest, state)} do not hold ${list(announced)}, as when your text was read: the answer uses ${list(state)}. specmodel fit-metrics prices every cost model and workload on any configuration.`,
+        { class: "spec-metrics__warn" }));
+    }
     const ownShape = state.acceptance === fit.shape;
     const stand = !ownShape && state.alpha === fit.alphas[state.acceptance] && state.gamma === fit.gamma;
     if (stand) {
@@ -548,12 +572,18 @@ export function mountMetrics(root, manifest, { apply, current }) {
       nodes.push(el("p", setByReader("target") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
         { class: "spec-metrics__warn" }));
     }
-    const namedOther = namedDrafter(fitted.reading, state.drafter, manifest.deployment_names);
-    if (fromText("drafter")) {
-      nodes.push(el("p", `The answer prices the ${labels.drafter[state.drafter]}: the text names it, ${drafterSaid(fitted.reading)} (vLLM's start-up line).`));
-    } else if (namedOther) {
-      nodes.push(el("p", `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices the ${labels.drafter[state.drafter]}${drafterTail}`,
+    const names = manifest.deployment_names;
+    const namedOther = namedDrafter(fitted.reading, state.drafter, state.target, names);
+    if (namedOther) {
+      // the kind the text names, with the catalog's checkpoint for this target (report.py checkpoint_text)
+      const sameKind = namedDeployment(fitted.reading, names).drafter === state.drafter;
+      const priced = sameKind
+        ? `the catalog's ${labels.drafter[state.drafter]} for ${labels.target[state.target]}, ${quoted(names.checkpoint[state.drafter][state.target])}.`
+        : `the ${labels.drafter[state.drafter]}${drafterTail}`;
+      nodes.push(el("p", `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices ${priced}`,
         { class: "spec-metrics__warn" }));
+    } else if (fromText("drafter")) {
+      nodes.push(el("p", `The answer prices the ${labels.drafter[state.drafter]}: the text names it, ${drafterSaid(fitted.reading)} (vLLM's start-up line).`));
     } else if (!fitted.example && !fitted.reading.startup?.method) {
       nodes.push(el("p", `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}${drafterTail}`));
     }
