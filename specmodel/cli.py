@@ -303,6 +303,10 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         # cold read: a Llama head said to be priced, on a Qwen3 target, where its own head was)
         priced = (f"; this prices {checkpoint_text(catalog, values['drafter'], values['target'], names)}"
                   if values["drafter"] == text_drafter else "")
+        if text_drafter and text_drafter not in catalog.drafters_for(values["target"]):
+            # (found by a cold read: a Qwen3 draft model named for a Llama target, replaced unexplained)
+            priced = (f"; the catalog's {catalog.drafters[text_drafter].label} cannot draft for "
+                      f"{catalog.targets[values['target']].label} (another model family)")
         notes.append(f"drafter {values['drafter']}: the text names the drafter {said} (vLLM's start-up line){priced}; "
                      f"--drafter sets the drafter priced ({DRAFTER_PRICES})")
     elif default_drafter:

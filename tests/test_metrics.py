@@ -895,5 +895,7 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
                               "method='draft_model', model='Qwen/Qwen3-0.6B'")
     out = json.loads(_cli("-", "--json", stdin=qwen_draft).stdout)
     assert out["advice"]["state"]["drafter"] == default_catalog().default_drafter_for("llama-3.1-8b-instruct")
-    assert any("the text names the drafter method 'draft_model', model 'Qwen/Qwen3-0.6B'" in n for n in out["notes"])
+    assert any("the text names the drafter method 'draft_model', model 'Qwen/Qwen3-0.6B' (vLLM's start-up line); the "
+               "catalog's Qwen3-0.6B draft model cannot draft for Llama-3.1-8B-Instruct (another model family)" in n
+               for n in out["notes"]), out["notes"]
     assert parse_metrics((DATA / "v1-ngram.log").read_text()).startup is None

@@ -15,7 +15,7 @@ ROWS = {"table": [walk(["batch"], batch=axis("batch"), speedup=field("speedup"),
                        fits=field("fits_in_memory"), gpu_memory=field("gpu_memory_bytes"), other=field("other_cost_model"),
                        current=current("batch"))]}
 COLUMNS = [column("batch", "concurrent sequences", "int"), column("speedup", "speedup", "times"),
-           column("other_speedup", "speedup, other cost model", "times"), column("fits", "fits in memory", "yes")]
+           column("other_speedup", "other cost model's speedup", "times"), column("fits", "fits in memory", "yes")]
 # A click on a rung (or Enter on its row of the data table) sets the batch.
 SELECT = ["batch"]
 # (short enough that controls, readouts and the ladder fit a laptop's 800 px tall screen at once)

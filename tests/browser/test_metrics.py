@@ -417,6 +417,16 @@ def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_li
             "for Qwen3-14B, 'AngelSlim/Qwen3-14B_eagle3'.") in shown, shown
     assert "the text names it, method" not in shown
     assert "this prices the catalog's EAGLE-3 head for Qwen3-14B, 'AngelSlim/Qwen3-14B_eagle3'" in _cli_text("--target", "qwen3-14b", stdin=text)
+    # a draft model of another family: why it is not priced, and no "Set yours" (found by a cold read)
+    cross = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "method='draft_model', model='Qwen/Qwen3-0.6B'")
+    show(home, "")  # the starting state, as the command line's defaults
+    _paste(home, cross)
+    _check_answer_against_cli(home, _cli(stdin=cross))
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert ("The text names the drafter method 'draft_model', model 'Qwen/Qwen3-0.6B' (vLLM's start-up line); the answer "
+            "prices the Llama-3.2-1B draft model, as the Qwen3-0.6B draft model cannot draft for Llama-3.1-8B-Instruct "
+            "(another model family).") in shown, shown
+    assert "Set yours" not in shown.split("(vLLM's start-up line); the answer prices the Llama-3.2-1B")[1].split("\n")[0]
 
 
 def test_a_cost_model_or_workload_another_target_lacks_is_said_to_be_replaced(home):
@@ -434,6 +444,12 @@ def test_a_cost_model_or_workload_another_target_lacks_is_said_to_be_replaced(ho
     assert (f"The site's data for Qwen3-14B on H100 SXM do not hold the cost model {labels['cost_model']['whole-pass']} and "
             f"the workload {labels['workload']['steady-state']}, as when your text was read: the answer uses the cost model "
             f"{labels['cost_model']['calibrated']} and the workload {labels['workload']['closed-batch']}.") in answer.inner_text().replace("\u00a0", " ")
+    # and where the text names a target whose data lack them, from the read on (found by a cold read)
+    show(home, "?cost=whole-pass&context=8192&workload=steady-state")
+    _paste(home, (DATA / "prometheus-another-model.txt").read_text())
+    assert (f"The site's data for Llama-3.3-70B-Instruct on 4 × H100 SXM do not hold the cost model "
+            f"{labels['cost_model']['whole-pass']} and the workload {labels['workload']['steady-state']}, as when your text "
+            "was read: the answer uses the cost model") in answer.inner_text().replace("\u00a0", " ")
 
 
 def test_the_answer_calls_a_setting_the_readers_only_where_they_chose_it(home):

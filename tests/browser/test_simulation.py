@@ -467,6 +467,36 @@ def test_the_bars_state_line_breaks_into_lines_of_like_length(new_context, width
         assert len(lines) >= 2 and min(widths) >= 0.5 * max(widths), (query, lines)
 
 
+# The lines the bar's "Open the simulation" button's words take.
+OPEN_BUTTON_LINES = """() => { const range = document.createRange();
+  range.selectNodeContents(document.querySelector('[data-bar] .spec-bar__open'));
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size; }"""
+
+
+def test_on_a_phone_the_bars_button_keeps_one_shape_whatever_the_bar_quotes(new_context):
+    """Found by a cold read on a phone: where the bar quoted a long readout, or two, its "Open the
+    simulation" button broke onto two lines and narrowed, another shape than in other bars. The
+    button keeps one line; the readouts wrap."""
+    page = new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    links = page.locator("a.explore[data-bar-readout]")
+    seen, widths = set(), set()
+    for i in range(links.count()):
+        readouts = links.nth(i).get_attribute("data-bar-readout")
+        if readouts in seen:
+            continue
+        seen.add(readouts)
+        links.nth(i).scroll_into_view_if_needed()
+        box = links.nth(i).evaluate("a => { const r = a.getClientRects()[0]; return [r.left + 3, r.top + r.height / 2]; }")
+        page.mouse.click(*box)
+        page.wait_for_function("() => !document.querySelector('[data-bar]').hidden")
+        page.wait_for_function("() => [...document.querySelectorAll('[data-bar] [data-bar-quoted]')].some((q) => !q.hidden)")
+        assert page.evaluate(OPEN_BUTTON_LINES) == 1, readouts
+        widths.add(round(page.locator("[data-bar] .spec-bar__open").bounding_box()["width"]))
+    assert len(seen) >= 5 and len(widths) == 1, (seen, widths)
+
+
 def test_a_link_whose_sentence_quotes_another_readout_shows_it_in_the_bar(page, page_log):
     """Found by a cold read: the links of the section on arithmetic answered in the bar with a
     speedup the section never quotes (3.03×), and the arithmetic ratio they are about only in the

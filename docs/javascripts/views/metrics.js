@@ -449,7 +449,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
         batchNote = `${grouped(reading.running_requests)} running requests: the simulation's nearest batch size on its doubling scale is ${format("int", values.batch)}.`;
       }
     }
-    fitted = { reading, fit, batchNote, fromText, example: Boolean(example), announced: null };
+    // the cost model and workload the reader had: a target the text names may lack them
+    const { cost_model: costModel, workload } = current();
+    fitted = { reading, fit, batchNote, fromText, readUnder: { cost_model: costModel, workload }, example: Boolean(example), announced: null };
     result.hidden = false;
     const shown = await apply(adjust({ ...current(), ...values }));
     if (read !== reads) return;
@@ -527,8 +529,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // replaced: said here (found by a cold read: the ideal roofline and steady state became the
     // calibrated model and a closed batch with a change of target, said only in the simulation's
     // notes far above, and the page's 1.89× read against the command line's 2.27×).
-    const announced = fitted.announced;
-    const gone = ["cost_model", "workload"].filter((name) => announced && state[name] !== announced[name] &&
+    const announced = fitted.readUnder;
+    const gone = ["cost_model", "workload"].filter((name) => state[name] !== announced[name] &&
       !availableValues(manifest, state, name).includes(announced[name]));
     if (gone.length) {
       const setting = (name, value) => (name === "cost_model" ? `the cost model ${labels.cost_model[value]}` : `the workload ${labels.workload[value]}`);
@@ -576,10 +578,15 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const namedOther = namedDrafter(fitted.reading, state.drafter, state.target, names);
     if (namedOther) {
       // the kind the text names, with the catalog's checkpoint for this target (report.py checkpoint_text)
-      const sameKind = namedDeployment(fitted.reading, names).drafter === state.drafter;
-      const priced = sameKind
+      const namedKey = namedDeployment(fitted.reading, names).drafter;
+      // a drafter the site has that cannot draft for the target priced: why, and no "Set yours"
+      // (found by a cold read: a Qwen3 draft model named for a Llama target)
+      const otherFamily = namedKey && namedKey !== state.drafter && !availableValues(manifest, state, "drafter").includes(namedKey);
+      const priced = namedKey === state.drafter
         ? `the catalog's ${labels.drafter[state.drafter]} for ${labels.target[state.target]}, ${quoted(names.checkpoint[state.drafter][state.target])}.`
-        : `the ${labels.drafter[state.drafter]}${drafterTail}`;
+        : otherFamily && !setByReader("drafter")
+          ? `the ${labels.drafter[state.drafter]}, as the ${labels.drafter[namedKey]} cannot draft for ${labels.target[state.target]} (another model family).`
+          : `the ${labels.drafter[state.drafter]}${drafterTail}`;
       nodes.push(el("p", `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices ${priced}`,
         { class: "spec-metrics__warn" }));
     } else if (fromText("drafter")) {
