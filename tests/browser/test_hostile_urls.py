@@ -142,6 +142,10 @@ def hostile_queries() -> list[str]:
                 "context=abc", "batch=abc", "num_speculative_tokens=5&gamma=2", "gamma=2&num_speculative_tokens=abc",
                 "gamma=2&num_speculative_tokens=6", "batch=1,024", "context=32,768",
                 "batch=1,0244", "batch=,024", "alpha=0,75", "batch=12,34,567", "batch=-1,024", "batch=1,024.5"]
+    # models by their Hugging Face ids, as texts and vLLM's flags name them (found by a cold read)
+    queries += ["drafter=Qwen/Qwen3-1.7B", "target=Qwen/Qwen3-8B", "target=meta-llama/Llama-3.3-70B-Instruct",
+                "target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct",
+                "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1"]
     queries += PAGE_MUST
     return list(dict.fromkeys(queries))  # without repeats, in order
 
@@ -177,10 +181,13 @@ def _loose(text: str) -> str:
 
 def _named(name: str, axis: list, text: str) -> list:
     """The axis values a name in a URL gives: its own (any case), else the one whose label it writes
-    (ideal roofline, ideal-roofline, H100 SXM), lettering aside."""
+    (ideal roofline, ideal-roofline, H100 SXM), lettering aside, else a target's or draft model's
+    Hugging Face id (Qwen/Qwen3-1.7B)."""
     labels = manifest()["labels"].get(name, {})
     own = [v for v in axis if v.lower() == text.lower()]
-    return own or [v for v in axis if _loose(text) and _loose(labels.get(v, v)) == _loose(text)]
+    # or its Hugging Face id, its model part in any case (Qwen/Qwen3-1.7B: how texts and vLLM name it)
+    by_id = manifest()["deployment_names"].get(name, {}).get(text.strip().lower().rsplit("/", 1)[-1])
+    return own or [v for v in axis if _loose(text) and _loose(labels.get(v, v)) == _loose(text)] or [v for v in axis if v == by_id]
 
 
 def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
@@ -279,6 +286,17 @@ FOREIGN = re.compile(r"q|h|ref|utm_.*|[a-z]*clid", re.IGNORECASE)
 # Bidi controls, zero-width and other invisible characters must never reach a note as such.
 INVISIBLE = re.compile("[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]")
 NOTE_LENGTH = 160
+
+
+def test_a_link_naming_a_model_by_its_hugging_face_id_opens_it():
+    """Found by a cold read: ?drafter=Qwen/Qwen3-1.7B opened the 0.6B draft model, and
+    ?target=Qwen/Qwen3-8B was refused "…; using Qwen3-8B", the model it named. An id names its
+    model (the oracle's rule, which the parser test holds the page to)."""
+    assert expected("drafter=Qwen/Qwen3-1.7B") == ({**manifest()["defaults"], "drafter": "qwen3-1.7b"}, 0)
+    assert expected("target=Qwen/Qwen3-8B") == (manifest()["defaults"], 0)
+    state, _ = expected("target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct")
+    assert (state["target"], state["drafter"]) == ("llama-3.1-8b-instruct", "llama-3.2-1b")
+    assert expected("target=mistralai/Mistral-7B-v0.1")[1] == 1  # a model the site lacks: refused, said
 
 
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):

@@ -420,6 +420,7 @@ def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_li
     # a draft model of another family: why it is not priced, and no "Set yours" (found by a cold read)
     cross = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "method='draft_model', model='Qwen/Qwen3-0.6B'")
     show(home, "")  # the starting state, as the command line's defaults
+    home.click("[data-action=metrics-clear]")  # the last read's "Read …" off the status first
     _paste(home, cross)
     _check_answer_against_cli(home, _cli(stdin=cross))
     shown = answer.inner_text().replace("\u00a0", " ")

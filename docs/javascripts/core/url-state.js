@@ -78,7 +78,7 @@ const CHOICES_LENGTH = 70;
 
 // One axis value from one raw query value: {value} or {value, note} (the value is then a
 // correction or the default); `rejected` where nothing could be read (the default is used).
-function parseValue(name, key, raw, axes, defaults, labels) {
+function parseValue(name, key, raw, axes, defaults, labels, ids) {
   const values = axes[name];
   const fallback = defaults[name];
   const reject = (why) => ({
@@ -110,8 +110,13 @@ function parseValue(name, key, raw, axes, defaults, labels) {
   // of names the control never shows)
   const wanted = raw.trim().toLowerCase();
   const loose = (text) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  // or by a Hugging Face id, as a text and vLLM's flags name a model (Qwen/Qwen3-1.7B; the
+  // manifest's deployment_names, as the paste box reads them: found by a cold read, a link naming
+  // the 1.7B draft model by its id given the 0.6B)
+  const byId = ids?.[name]?.[wanted.split("/").pop()];
   const value = values.find((v) => v.toLowerCase() === wanted)
-    ?? values.find((v) => loose(labels?.[name]?.[v] ?? v) === loose(wanted) && loose(wanted) !== "");
+    ?? values.find((v) => loose(labels?.[name]?.[v] ?? v) === loose(wanted) && loose(wanted) !== "")
+    ?? values.find((v) => v === byId);
   if (value === undefined) {
     const other = Object.keys(labels?.[name] ?? {}).find((v) => v.toLowerCase() === wanted);
     if (name === "cost_model" && other) {
@@ -284,7 +289,7 @@ export function parseQuery(query, manifest) {
     const whole = (raw) => /^[1-9][0-9]{0,2}$/.test(raw.trim());
     const config = configurationOf(manifest, state);
     const offered = config?.axes[name];
-    const parsed = (raw) => parseValue(name, key, raw, axes, defaults, labels);
+    const parsed = (raw) => parseValue(name, key, raw, axes, defaults, labels, manifest.deployment_names);
     // a GPU count as written (the configuration weighs it: constrainState), else the axis's reading
     const valueOf = (raw) => (name === "tp" && whole(raw) ? { value: Number(raw.trim()), note: null } : parsed(raw));
     const notOffered = (raw) => {
