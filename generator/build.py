@@ -109,18 +109,21 @@ def simulation_values(site: SiteModel) -> dict:
 WORKERS = max(1, min(4, os.cpu_count() or 1))
 
 
-def prepare(catalog: Catalog | None = None, timings: Timings | None = None, every_configuration: bool = True
-            ) -> Prepared:
+def prepare(catalog: Catalog | None = None, timings: Timings | None = None, every_configuration: bool = True,
+            files: bool = True) -> Prepared:
     """The site's numbers, data files, chart specs, pictures and the Vega bundle.
 
     every_configuration: False builds the data of the default configuration only (quicker; the
-    essay, the charts and the pictures are the default configuration's either way)."""
+    essay, the charts and the pictures are the default configuration's either way).
+    files: False leaves out the data files, the pictures and the bundle, keeping only what the
+    essay's words are rendered from (quicker still: for checks of the prose and its numbers; the
+    pages then reserve no room for the pictures)."""
     catalog = catalog or default_catalog()
     timings = timings or Timings()
     with timings.stage("grid"):
         site = SiteModel(catalog)
     with timings.stage("data"):
-        out = data_files(site, WORKERS, every_configuration)
+        out = data_files(site, WORKERS, every_configuration) if files else {}
     with timings.stage("sampler"):
         demo = run_sampler_demo()
     out["data/sampler.json"] = dumps({"model_version": VERSION_PLACEHOLDER, "rows": demo.rows, "draws": demo.draws})
@@ -141,14 +144,15 @@ def prepare(catalog: Catalog | None = None, timings: Timings | None = None, ever
             chart_info[name] = {"description": spec.get("description", name), "rows": datasets[TABLE],
                                 "spec": spec, "datasets": datasets}
     with timings.stage("svg"):
-        for name, info in chart_info.items():
+        for name, info in chart_info.items() if files else ():
             picture = svg.render_svg(info["spec"], info["datasets"])
             out[f"charts/{name}.svg"] = picture.encode()
             # the picture's size, so the page reserves its room before it loads (no layout shift)
             size = re.search(r'<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"', picture)
             info["size"] = (round(float(size[1])), round(float(size[2]))) if size else None
             info["fills_width"] = svg.fills_width(info["spec"])
-        out["vendor/vega-bundle.js"] = svg.vega_bundle().encode()
+        if files:
+            out["vendor/vega-bundle.js"] = svg.vega_bundle().encode()
     with timings.stage("archive"):
         archive = source_archive()
     out[archive.path] = archive.data

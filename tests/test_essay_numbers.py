@@ -59,7 +59,7 @@ def test_the_check_catches_a_typed_number():
 
 
 def _quoted(catalog):
-    _, quoted = render_essay(prepare(catalog, every_configuration=False))
+    _, quoted = render_essay(prepare(catalog, every_configuration=False, files=False))
     return {f"{page}:{k}": v for page, values in quoted.items() for k, v in values.items()}
 
 

@@ -379,7 +379,7 @@ def test_a_claim_the_model_stops_making_stops_the_build():
     gpus = {k: dict(v) for k, v in GPU_ENTRIES.items()}
     gpus["h100-sxm"]["peak_memory_bandwidth_bytes_per_s"] *= 1.5  # the target gets faster, drafts do not
     with pytest.raises(TemplateBuildError, match="the prose claims"):
-        render_essay(prepare(load_catalog(gpu_entries=gpus), every_configuration=False))
+        render_essay(prepare(load_catalog(gpu_entries=gpus), every_configuration=False, files=False))
 
 
 def test_a_figure_says_when_the_state_does_not_fit_exactly_where_its_rows_depend_on_it(pages, site):

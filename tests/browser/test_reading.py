@@ -743,7 +743,7 @@ def test_a_reload_puts_the_reader_back_at_the_text_they_were_reading(new_context
     page.wait_for_function(ALL_LIVE, timeout=60_000)
     height_of_page = page.evaluate("document.documentElement.scrollHeight")
     moved = []
-    for share in (0.3, 0.5, 0.75):
+    for share in (0.35, 0.7):
         page.evaluate(f"scrollTo(0, {int(share * height_of_page)})")
         page.wait_for_timeout(400)  # the page records the reading position once the scroll stops
         index, top = page.evaluate(READING_BLOCK, None)
