@@ -34,6 +34,7 @@ from .charts import CHARTS
 from .evidence import citation, measured_plain_points, profiling_context, linked_sources, validation_rows, without_paths
 from .contract import FIELDS
 from .essay import ClosedForms, Scope, TemplateBuildError, decision_map_summary, state_values, wrap
+from .vega_specs import NARROWEST_CHART_WIDTH_PX
 from .filters import Quantity
 from .essay_states import ESSAY_STATES, PAPER_T5_TABLE
 from .filters import FILTERS
@@ -218,7 +219,10 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         # a chart as wide as its column keeps its drawn height at any width (spec.css)
         fill = info.get("fills_width") and info.get("size")
         if fill:
-            size += f' style="--picture-height: {info["size"][1]}px"'
+            # its drawn height, and its shape where a column narrower than the narrowest it is
+            # drawn at scales it down
+            size += (f' style="--picture-height: {info["size"][1]}px; '
+                     f'--picture-aspect: {NARROWEST_CHART_WIDTH_PX} / {info["size"][1]}"')
         follows = CHARTS[name].ROWS is not None and getattr(CHARTS[name], "FOLLOWS_STATE", True)
         says_fit = follows and getattr(CHARTS[name], "SAYS_IF_IT_FITS", True)
         fits = sim["readouts"]["fits_in_memory"]

@@ -42,11 +42,30 @@ PAGE_CONFIG = {
 }
 
 
+# The narrowest a chart as wide as its column is drawn, in CSS px: the column of a 375-px phone,
+# the narrowest its words were written for (titles of at most 40 characters, subtitle lines of
+# at most 50). In a narrower column (a 320-px phone) the view is drawn at this width and scaled
+# down to the column (spec.css), as its picture is: found by a cold read at 320 px, a title and a
+# legend cut off at the chart's edge and the page scrolling sideways.
+NARROWEST_CHART_WIDTH_PX = 343
+CONTAINER_WIDTH = "containerSize()[0]"
+
+
 def page_spec(spec: Mapping) -> dict:
     """The Vega spec the page embeds for the Vega-Lite `spec` (a dict as Altair writes it).
 
     Named datasets, data URLs, `description` and `usermeta` carry over, so the page swaps the
-    same datasets by name. Raises ValueError if the spec's Vega-Lite version is not the bundle's
-    (svg.check_vegalite_version)."""
+    same datasets by name. A chart as wide as its column is drawn at least
+    NARROWEST_CHART_WIDTH_PX wide. Raises ValueError if the spec's Vega-Lite version is not the
+    bundle's (svg.check_vegalite_version)."""
     check_vegalite_version(spec)
-    return vlc.vegalite_to_vega(dict(spec), vl_version=f"v{bundle_vegalite_version()}", config=PAGE_CONFIG)
+    compiled = vlc.vegalite_to_vega(dict(spec), vl_version=f"v{bundle_vegalite_version()}", config=PAGE_CONFIG)
+    at_least = f"max({NARROWEST_CHART_WIDTH_PX}, {CONTAINER_WIDTH})"
+    for signal in compiled.get("signals", []):
+        if signal["name"] == "width" and CONTAINER_WIDTH in signal.get("init", ""):
+            signal["init"] = signal["init"].replace(f"? {CONTAINER_WIDTH} :", f"? {at_least} :")
+            for handler in signal.get("on", []):
+                handler["update"] = handler["update"].replace(f"? {CONTAINER_WIDTH} :", f"? {at_least} :")
+            if at_least not in signal["init"]:
+                raise ValueError(f"chart {spec.get('usermeta', {}).get('chart')}: unexpected width signal {signal}")
+    return compiled

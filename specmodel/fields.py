@@ -34,8 +34,8 @@ class Field:
     section: the catalog section a ``catalog`` field names a key of. grid: the values the site
     precomputes (None: not a site axis). url_key: the query key on the page. symbol: the
     essay's symbol. help: one line for ``--help``. vllm_name: what vLLM calls the same input
-    (its speculative config's ``num_speculative_tokens``, its engine argument
-    ``tensor_parallel_size``; vllm/config), where it has one.
+    (its speculative config's ``num_speculative_tokens`` and ``method``, its engine arguments
+    ``tensor_parallel_size`` and ``model``; vllm/config), where it has one.
     """
 
     name: str
@@ -133,7 +133,8 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     Field("context", INT, 2048, "prompt tokens already cached per sequence P", low=1, high=1_048_576,
           grid=(512, 1024, 2048, 4096, 8192, 16384, 32768), symbol="P"),
     Field("drafter", CATALOG_KEY, "qwen3-0.6b", "where the guesses come from", section="drafters",
-          grid=()),  # the site's drafters: the catalog's, in its order
+          grid=(),  # the site's drafters: the catalog's, in its order
+          vllm_name="method"),  # speculative_config's method names a kind: ngram, eagle3
     Field("gamma", INT, 4, "num_speculative_tokens γ, draft positions per iteration", low=1, high=32,
           grid=tuple(range(1, 11)), symbol="γ", vllm_name="num_speculative_tokens"),
     Field("alpha", FLOAT, 0.75, "acceptance rate α of the first draft position", low=0, high=1,
@@ -145,7 +146,8 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
           grid=COST_MODELS, url_key="cost"),
     Field("engine", CATALOG_KEY, "vllm", "the serving engine whose overheads the calibrated model adds",
           section="engines"),
-    Field("target", CATALOG_KEY, "qwen3-8b", "the target model", section="targets", grid=()),
+    Field("target", CATALOG_KEY, "qwen3-8b", "the target model", section="targets", grid=(),
+          vllm_name="model"),  # vllm serve's --model, LLM(model=…)
     Field("gpu", CATALOG_KEY, "h100-sxm", "the GPU", section="gpus", grid=()),
     Field("tp", INT, 1, "GPUs the target is split over (tensor parallelism): 1, 2, 4 or 8", low=1, high=8,
           grid=(1, 2, 4, 8), symbol="tp", vllm_name="tensor_parallel_size"),

@@ -8,6 +8,7 @@ import json
 import re
 
 import altair as alt
+import numpy as np
 import pytest
 import vl_convert as vlc
 
@@ -737,3 +738,25 @@ def test_a_row_buttons_label_reads_each_column_once():
         if getattr(chart, "SELECT", None):
             headers = [c["header"] for c in chart.COLUMNS]
             assert [h for h in headers if "," in h] == [], (name, headers)
+
+
+def test_the_closed_form_figure_says_how_each_acceptance_shape_compares_with_its_curve(specs, site):
+    """Found by a cold read: the subtitle said acceptance falling with position gives less than
+    the curve, "(the simulation's readout)", over a simulation set to rising acceptance, whose
+    readout is more. What it says of each shape holds at every α and γ of the grid."""
+    from specmodel.acceptance import ACCEPTANCE_SHAPES, mean_acceptance_length
+    from specmodel.closed_forms import expected_tokens_per_iteration
+
+    subtitle = " ".join(specs["closed_form"]["title"]["subtitle"])
+    assert "Past γ = 1, acceptance falling with position gives less, rising more" in subtitle, subtitle
+    assert "readout follows the shape it is set to" in subtitle, subtitle
+    said = {"falling": np.less, "same": np.isclose, "rising": np.greater}
+    assert set(said) == set(ACCEPTANCE_SHAPES) == set(site.axes["acceptance"])
+    alpha, gamma = np.meshgrid(np.array(site.axes["alpha"]), np.array(site.axes["gamma"]), indexing="ij")
+    curve = expected_tokens_per_iteration(alpha, gamma)
+    for shape, compare in said.items():
+        readout = mean_acceptance_length(gamma, alpha, shape, int(gamma.max()))
+        past_one = gamma > 1
+        # (at γ = 1 every shape is α at its one position: the curve itself)
+        assert np.allclose(readout[~past_one], curve[~past_one]), shape
+        assert compare(readout[past_one], curve[past_one]).all(), shape

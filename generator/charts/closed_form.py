@@ -43,10 +43,11 @@ def spec(context: dict) -> dict:
     chart = alt.layer(line, ceiling, note).properties(
         width="container", height=HEIGHT,
         # (found by a cold read: 3.05 here beside the readout's 2.61 of the same name at the same α,
-        # the figure's i.i.d. acceptance unsaid)
+        # the figure's i.i.d. acceptance unsaid; and by another: "falling gives less (the
+        # simulation's readout)" over a simulation set to rising acceptance, whose readout is more)
         title=title("Expected tokens per iteration, by γ", "The mean acceptance length with the same α at",
                     "every position (Leviathan et al. 2023, Eq. 1)", "rises with γ towards its ceiling 1/(1−α), the",
-                    "dashed line; the lower α, the sooner it levels", "off. Acceptance falling with position gives less",
-                    "(the simulation's readout)."),
+                    "dashed line; the lower α, the sooner it levels", "off. Past γ = 1, acceptance falling with",
+                    "position gives less, rising more: the simulation's", "readout follows the shape it is set to."),
     )
     return finish(chart, NAME, DESCRIPTION)

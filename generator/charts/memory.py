@@ -19,8 +19,8 @@ ROWS = {"table": [
 ]}
 COLUMNS = [column("model", "model"), column("role", "role"), column("weight_bytes", "weights", "gb2"),
            column("kv_bytes_per_token", "KV cache per token", "kb")]
-PANEL_WIDTH = 120
-PANEL_SPACING = 36
+PANEL_WIDTH = 103
+PANEL_SPACING = 42
 ROW_STEP = 34
 
 
@@ -39,15 +39,18 @@ def spec(context: dict) -> dict:
     tooltip = [alt.Tooltip("model:N", title="model"), alt.Tooltip("role:N", title="role"),
                alt.Tooltip("weights_shown:N", title="weights"), alt.Tooltip("kv_shown:N", title="KV cache per token")]
     weights = _panel(base, "weight_gb", "weights_value", "weights (GB)", "Weights", colour, tooltip, names=True)
-    kv = _panel(base, "kv_kb_per_token", "kv_value", "KV cache per token (kB)", "KV cache per token", colour, tooltip)
+    kv = _panel(base, "kv_kb_per_token", "kv_value", "kB per token", "KV cache", colour, tooltip)
     # Fixed panel widths: Vega-Lite cannot size concatenated views to the container. Model names
     # sit above the bars rather than in a y axis, and the spacing takes the overflow of names and
-    # values, so both panels fit a 375 px screen.
-    chart = alt.hconcat(weights, kv, spacing=PANEL_SPACING).resolve_scale(y="shared").properties(
+    # values, so both panels fit a 320 px screen (a column of 288 px). Flush: the panels placed by
+    # their widths, not their text's, which the browser and the picture's renderer measure
+    # differently (found at 320 px: the view 350 px wide, its picture 332, scaled to two heights).
+    chart = alt.hconcat(weights, kv, spacing=PANEL_SPACING, bounds="flush").resolve_scale(y="shared").properties(
         # true of every target the menus offer: a draft model's cache per token is 78% of
         # Qwen3-8B's, more than the mixture of experts' own, and a tenth of Llama-3.3-70B's
-        title=title("What a drafter costs in memory", "A draft model's weights are a small share of",
-                    "the target's; its KV cache per token can be", "a large one."),
+        # (lines no wider than the panels, for the same reason)
+        title=title("What a drafter costs in memory", "A draft model's weights are a small",
+                    "share of the target's; its KV cache", "per token can be a large one."),
     )
     return finish(chart, NAME, DESCRIPTION)
 

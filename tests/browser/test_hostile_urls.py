@@ -145,7 +145,12 @@ def hostile_queries() -> list[str]:
     # models by their Hugging Face ids, as texts and vLLM's flags name them (found by a cold read)
     queries += ["drafter=Qwen/Qwen3-1.7B", "target=Qwen/Qwen3-8B", "target=meta-llama/Llama-3.3-70B-Instruct",
                 "target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct",
-                "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1"]
+                "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1",
+                # an EAGLE-3 head by its id, the link's target's or another's, and vLLM's keys
+                "drafter=AngelSlim/Qwen3-8B_eagle3", "drafter=AngelSlim/Qwen3-32B_eagle3&target=qwen3-8b",
+                "target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+                "drafter=eagle3&drafter=AngelSlim/Qwen3-32B_eagle3", "model=meta-llama/Llama-3.1-8B-Instruct&method=ngram",
+                "method=draft_model", "model=qwen3-14b&target=qwen3-32b"]
     queries += PAGE_MUST
     return list(dict.fromkeys(queries))  # without repeats, in order
 
@@ -187,7 +192,21 @@ def _named(name: str, axis: list, text: str) -> list:
     own = [v for v in axis if v.lower() == text.lower()]
     # or its Hugging Face id, its model part in any case (Qwen/Qwen3-1.7B: how texts and vLLM name it)
     by_id = manifest()["deployment_names"].get(name, {}).get(text.strip().lower().rsplit("/", 1)[-1])
-    return own or [v for v in axis if _loose(text) and _loose(labels.get(v, v)) == _loose(text)] or [v for v in axis if v == by_id]
+    # or, for the drafter, an EAGLE-3 head's id (AngelSlim/Qwen3-8B_eagle3)
+    head = _head_targets(text)[0] if name == "drafter" and by_id is None else None
+    return (own or [v for v in axis if _loose(text) and _loose(labels.get(v, v)) == _loose(text)]
+            or [v for v in axis if v == by_id] or [v for v in axis if v == head])
+
+
+def _head_targets(text: str) -> tuple[str | None, list[str]]:
+    """The drafter whose checkpoint a Hugging Face id names (its model part, any case) and the
+    targets it drafts for, from the manifest's deployment_names["checkpoint"]; (None, [])."""
+    model = text.strip().lower().rsplit("/", 1)[-1]
+    for drafter, by_target in manifest()["deployment_names"]["checkpoint"].items():
+        targets = [t for t, hf_id in by_target.items() if hf_id.lower().rsplit("/", 1)[-1] == model]
+        if targets:
+            return drafter, targets
+    return None, []
 
 
 def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
@@ -240,7 +259,13 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
             continue
         if isinstance(axis[0], str):
             match = _named(name, axis, text)
-            if match:
+            by_head = name == "drafter" and not manifest()["deployment_names"]["drafter"].get(
+                text.strip().lower().rsplit("/", 1)[-1]) and _head_targets(text)[0] == (match or [None])[0]
+            if match and by_head and state["target"] not in _head_targets(text)[1]:
+                # a head trained for another target: the target's own head, said so
+                state[name] = match[0]
+                notes += 1
+            elif match:
                 state[name] = match[0]
                 asked.add(name)
             else:
@@ -297,6 +322,16 @@ def test_a_link_naming_a_model_by_its_hugging_face_id_opens_it():
     state, _ = expected("target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct")
     assert (state["target"], state["drafter"]) == ("llama-3.1-8b-instruct", "llama-3.2-1b")
     assert expected("target=mistralai/Mistral-7B-v0.1")[1] == 1  # a model the site lacks: refused, said
+    # an EAGLE-3 head by its id (found by a cold read: refused for the 0.6B draft model); one
+    # trained for another target opens the EAGLE-3 head of the link's target, said so
+    assert expected("drafter=AngelSlim/Qwen3-8B_eagle3") == ({**manifest()["defaults"], "drafter": "eagle3"}, 0)
+    state, notes = expected("drafter=AngelSlim/Qwen3-32B_eagle3&target=qwen3-8b")
+    assert (state["target"], state["drafter"], notes) == ("qwen3-8b", "eagle3", 1)
+    state, notes = expected("target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B")
+    assert (state["target"], state["drafter"], notes) == ("llama-3.1-8b-instruct", "eagle3", 0)
+    # vLLM's own keys for the target and the drafter's kind, said so
+    state, notes = expected("model=meta-llama/Llama-3.1-8B-Instruct&method=ngram")
+    assert (state["target"], state["drafter"], notes) == ("llama-3.1-8b-instruct", "ngram", 2)
 
 
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):

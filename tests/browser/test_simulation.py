@@ -494,7 +494,28 @@ def test_on_a_phone_the_bars_button_keeps_one_shape_whatever_the_bar_quotes(new_
         page.wait_for_function("() => [...document.querySelectorAll('[data-bar] [data-bar-quoted]')].some((q) => !q.hidden)")
         assert page.evaluate(OPEN_BUTTON_LINES) == 1, readouts
         widths.add(round(page.locator("[data-bar] .spec-bar__open").bounding_box()["width"]))
+        # inside the bar, and the bar inside the screen (found by a cold read: where the bar quoted
+        # "needs 59.9 GB, fits in 80 GB", the button stood past the bar's edge and the screen's)
+        bar, button = page.evaluate(BAR_AND_BUTTON)
+        assert button[0] >= bar[0] and button[1] <= bar[1] <= 375, (readouts, bar, button)
+        # the memory a state needs, then whether it fits, one after the other (found by a cold
+        # read: "needs 159.4 GB", "draft share 64%", "does not fit in 80 GB")
+        said = page.evaluate(BAR_READOUTS_IN_ORDER)
+        if "does not fit" in " ".join(said) and "memory_required_bytes" in readouts:
+            needs = next(i for i, text in enumerate(said) if text.startswith("needs"))
+            assert said[needs + 1].startswith("does not fit"), said
     assert len(seen) >= 5 and len(widths) == 1, (seen, widths)
+
+
+# The left and right edges of the bar and of its button.
+BAR_AND_BUTTON = """() => [document.querySelector('[data-bar]'), document.querySelector('[data-bar] .spec-bar__open')]
+  .map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.right)]; })"""
+
+# The bar's readouts as a reader reads them: line by line, left to right.
+BAR_READOUTS_IN_ORDER = """() => [...document.querySelectorAll('[data-bar] .spec-bar__readouts > *')]
+  .filter((e) => e.getClientRects().length > 0)
+  .map((e) => { const r = e.getClientRects()[0]; return [Math.round(r.top), r.left, e.textContent.replace(/\s+/g, ' ')]; })
+  .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((e) => e[2])"""
 
 
 def test_a_link_whose_sentence_quotes_another_readout_shows_it_in_the_bar(page, page_log):

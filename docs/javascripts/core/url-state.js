@@ -78,7 +78,7 @@ const CHOICES_LENGTH = 70;
 
 // One axis value from one raw query value: {value} or {value, note} (the value is then a
 // correction or the default); `rejected` where nothing could be read (the default is used).
-function parseValue(name, key, raw, axes, defaults, labels, ids) {
+function parseValue(name, key, raw, axes, defaults, labels, ids, target) {
   const values = axes[name];
   const fallback = defaults[name];
   const reject = (why) => ({
@@ -114,9 +114,14 @@ function parseValue(name, key, raw, axes, defaults, labels, ids) {
   // manifest's deployment_names, as the paste box reads them: found by a cold read, a link naming
   // the 1.7B draft model by its id given the 0.6B)
   const byId = ids?.[name]?.[wanted.split("/").pop()];
+  // or an EAGLE-3 head's id (AngelSlim/Qwen3-8B_eagle3: the id the page's vLLM flags print; found
+  // by a cold read, refused for the 0.6B draft model). A head drafts for the target it was
+  // trained on: one trained for another target than the link's opens that target's head, said so.
+  const head = name === "drafter" && byId === undefined ? headNamed(ids?.checkpoint, wanted) : undefined;
   const value = values.find((v) => v.toLowerCase() === wanted)
     ?? values.find((v) => loose(labels?.[name]?.[v] ?? v) === loose(wanted) && loose(wanted) !== "")
-    ?? values.find((v) => v === byId);
+    ?? values.find((v) => v === byId)
+    ?? values.find((v) => v === head?.drafter);
   if (value === undefined) {
     const other = Object.keys(labels?.[name] ?? {}).find((v) => v.toLowerCase() === wanted);
     if (name === "cost_model" && other) {
@@ -128,7 +133,23 @@ function parseValue(name, key, raw, axes, defaults, labels, ids) {
     const named = values.map((v) => `${describe(name, v, labels)} (${v})`).join(", ");
     return reject(`is not one of ${named.length <= CHOICES_LENGTH ? named : values.join(", ")}`);
   }
+  if (value === head?.drafter && target !== undefined && !head.targets.includes(target)) {
+    const trained = head.targets.map((t) => describe("target", t, labels)).join(" and ");
+    return { value, note: `${key}=${shown(raw)} is the ${describe(name, value, labels)} for ${trained}; using the one for ${describe("target", target, labels)}.` };
+  }
   return { value };
+}
+
+// The drafter whose checkpoint `wanted` (a Hugging Face id, lower case) names, and the targets
+// it drafts for: {drafter, targets}, or undefined. `checkpoints`: the manifest's
+// deployment_names.checkpoint, {drafter: {target: id}}.
+function headNamed(checkpoints, wanted) {
+  const model = wanted.split("/").pop();
+  for (const [drafter, byTarget] of Object.entries(checkpoints ?? {})) {
+    const targets = Object.keys(byTarget).filter((t) => byTarget[t].toLowerCase().split("/").pop() === model);
+    if (targets.length) return { drafter, targets };
+  }
+  return undefined;
 }
 
 export function defaultState(manifest) {
@@ -289,7 +310,7 @@ export function parseQuery(query, manifest) {
     const whole = (raw) => /^[1-9][0-9]{0,2}$/.test(raw.trim());
     const config = configurationOf(manifest, state);
     const offered = config?.axes[name];
-    const parsed = (raw) => parseValue(name, key, raw, axes, defaults, labels, manifest.deployment_names);
+    const parsed = (raw) => parseValue(name, key, raw, axes, defaults, labels, manifest.deployment_names, state.target);
     // a GPU count as written (the configuration weighs it: constrainState), else the axis's reading
     const valueOf = (raw) => (name === "tp" && whole(raw) ? { value: Number(raw.trim()), note: null } : parsed(raw));
     const notOffered = (raw) => {
