@@ -617,6 +617,29 @@ def test_a_readers_own_paste_does_not_keep_the_examples_drafter(home):
     assert "does not say which drafter" in home.locator("[data-metrics-answer]").inner_text()
 
 
+CARRIED = "The text does not name its model: the answer prices Llama-3.1-8B-Instruct, which an earlier text named."
+
+
+def test_a_target_an_earlier_text_named_is_said_where_the_next_text_names_none(home):
+    """Found by a cold read: after a log naming Llama-3.1-8B-Instruct, a log naming no model was
+    priced on Llama-3.1-8B-Instruct without a word on where that target came from (the drafter
+    and the load were said)."""
+    _paste(home, (DATA / "v1-three-means.log").read_text())
+    assert "does not name its model" not in home.locator("[data-metrics-answer]").inner_text()
+    _paste(home, (DATA / "v1-startup-eagle3.log").read_text())
+    assert "target=llama-3.1-8b-instruct" in current_query(home)
+    # the next "Read …" is the next text's
+    home.fill("#spec-metrics-text", "")
+    home.click("[data-metrics-form] button[type=submit]")
+    home.wait_for_function("() => !document.querySelector('[data-metrics-status]').textContent.startsWith('Read ')")
+    _paste(home, (DATA / "v1-three-means.log").read_text())
+    answer = home.locator("[data-metrics-answer]").inner_text().replace("\u00a0", " ")
+    assert CARRIED in answer, answer
+    # once the reader sets a target under "Your deployment", it is theirs
+    home.select_option("#metrics-target", "qwen3-8b")
+    home.wait_for_function("() => !document.querySelector('[data-metrics-answer]').textContent.includes('an earlier text named')")
+
+
 @pytest.mark.parametrize("name", ["v1-unreadable.log", "v1-0.8.3.log", "prometheus-zero-drafts.txt"])
 def test_what_stops_the_fit_is_said_once_on_the_page(home, name):
     """Found by a cold read: the restart note was listed under what the text says and again as the

@@ -169,6 +169,9 @@ def test_nothing_the_reader_needs_hides_behind_a_sideways_scroll(new_context, wi
     # a name in a table's narrow column or in inline code stays whole (found once: "Qwen3-" /
     # "0.6B", "Llama-3.2-" / "1B" and `fit-` / `metrics` on a phone)
     assert page.evaluate(NAMES_BROKEN) == []
+    # a card's short cell (a value and its unit) on one line, and inside its card (found by a
+    # cold read at 320 px: "0.00912 m" over "s")
+    assert page.evaluate(SHORT_CELLS_BROKEN) == []
     # No table keeps a column off screen (a wide one is shown as cards), the paste box's answer
     # included, on a phone or a laptop.
     if path == "/":
@@ -290,6 +293,23 @@ TABLES_OVERFLOWING = """() => [...document.querySelectorAll('article table')].fi
   }
   return t.scrollWidth > box.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth + 1;
 }).map((t) => t.tHead?.textContent.trim().slice(0, 40))"""
+
+# A card's short cells (views/wide-tables.js data-short) whose value takes two lines or runs past
+# its card: [text].
+SHORT_CELLS_BROKEN = """() => [...document.querySelectorAll('article table[data-cards] td[data-short]')]
+  .filter((td) => td.offsetWidth > 0 && !td.closest('details:not([open])'))
+  .filter((td) => {
+    // its text's lines (not the boxes of a button round it)
+    const rects = [];
+    const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      rects.push(...[...range.getClientRects()].filter((r) => r.width > 0));
+    }
+    const card = td.closest('tr').getBoundingClientRect();
+    return new Set(rects.map((r) => Math.round(r.top))).size > 1 || rects.some((r) => r.right > card.right + 1);
+  }).map((td) => td.textContent.trim())"""
 
 # A code line that wraps goes on further right than the line's own text starts (a hanging
 # indent), so a continuation never reads as a line of its own. Each visible character of a hard

@@ -266,6 +266,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
   // the fit, the reader's deployment and the answer: hidden when no fit could be made
   const outcome = root.querySelector("[data-metrics-outcome]");
   let fitted = null; // {reading, fit, batchNote, example, announced}: the last text read successfully
+  let textTarget = null; // the target the last text naming one set in the simulation
   // What the reader last chose under "Your deployment", by field: what the answer calls theirs
   // while the simulation still shows it (found by a cold read: a drafter the page changed with the
   // target called "as set under Your deployment"; a target the reader chose before a new paste
@@ -451,7 +452,11 @@ export function mountMetrics(root, manifest, { apply, current }) {
     }
     // the cost model and workload the reader had: a target the text names may lack them
     const { cost_model: costModel, workload } = current();
-    fitted = { reading, fit, batchNote, fromText, readUnder: { cost_model: costModel, workload }, example: Boolean(example), announced: null };
+    // a target an earlier text named, still priced where this one names none: said so (found by
+    // a cold read: a log naming Llama-3.1-8B-Instruct, then one naming nothing, priced on it unsaid)
+    const carriedTarget = !named.target && textTarget !== null && textTarget === current().target ? textTarget : undefined;
+    if (named.target) textTarget = named.target;
+    fitted = { reading, fit, batchNote, fromText, carriedTarget, readUnder: { cost_model: costModel, workload }, example: Boolean(example), announced: null };
     result.hidden = false;
     // the table of residuals as cards where its rows do not fit the column, once it is shown
     // (found by a cold read at 320 px: filled after the page's tables were fitted, it ran 18 px
@@ -576,6 +581,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
     } else if (named) {
       const told = `The text names the model ${named}; the answer prices ${labels.target[state.target]}`;
       nodes.push(el("p", setByReader("target") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
+        { class: "spec-metrics__warn" }));
+    } else if (fitted.carriedTarget === state.target && !setByReader("target")) {
+      nodes.push(el("p", `The text does not name its model: the answer prices ${labels.target[state.target]}, which an earlier text named. Set yours under “Your deployment”.`,
         { class: "spec-metrics__warn" }));
     }
     const names = manifest.deployment_names;
