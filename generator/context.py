@@ -13,6 +13,7 @@ from markupsafe import Markup
 from specmodel import FIELDS as SITE_FIELDS
 from specmodel import State
 from specmodel.break_even import break_even_alpha
+from specmodel.architecture import BF16_BYTES
 from specmodel.acceptance import FALLING_DECAY, RISING_DECAY, RISING_FIT_DATA, fit_rising_decay
 from specmodel.metrics import advise, fit_acceptance, parse_metrics
 from specmodel.metrics.advice import DYNAMIC_SD_DOCS
@@ -189,6 +190,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         "falling_decay": FALLING_DECAY, "rising_decay": RISING_DECAY, "rising_fit": rising_fit(), "rising_decay_refit": fit_rising_decay([r for _, _, r in RISING_FIT_DATA]), "rising_decay_published": fit_rising_decay([r for _, url, r in RISING_FIT_DATA if url]), "max_gamma": max(SITE_FIELDS["gamma"].grid), "output_tokens": site.base.output_tokens, "grid_states": site_states(site), "all_grid_states": all_site_states(site.catalog), "configurations": len(configurations(site.catalog)),
         "active_probability_floor": ACTIVE_PROBABILITY_FLOOR, "log_window_iterations": LOG_WINDOW_ITERATIONS,
         "sampler_vocabulary_size": len(sampler_demo.rows), "token_row_passes": len(sim["token_row"]),
+        "bf16_bytes": BF16_BYTES,
     })
     ctx["moe"] = Scope("moe", moe_story(catalog).values)
     ctx["gpus"] = Scope("gpus", starting_state_by_gpu(catalog))

@@ -34,8 +34,8 @@ class Field:
     section: the catalog section a ``catalog`` field names a key of. grid: the values the site
     precomputes (None: not a site axis). url_key: the query key on the page. symbol: the
     essay's symbol. help: one line for ``--help``. vllm_name: what vLLM calls the same input
-    (its speculative config's ``num_speculative_tokens`` and ``method``, its engine arguments
-    ``tensor_parallel_size`` and ``model``; vllm/config), where it has one.
+    (its speculative config's ``num_speculative_tokens`` and ``method``, its engine argument
+    ``tensor_parallel_size``; vllm/config), where it has one and it is not ambiguous.
     """
 
     name: str
@@ -146,8 +146,8 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
           grid=COST_MODELS, url_key="cost"),
     Field("engine", CATALOG_KEY, "vllm", "the serving engine whose overheads the calibrated model adds",
           section="engines"),
-    Field("target", CATALOG_KEY, "qwen3-8b", "the target model", section="targets", grid=(),
-          vllm_name="model"),  # vllm serve's --model, LLM(model=…)
+    # (not vLLM's "model": the engine's model is the target, its speculative config's the drafter)
+    Field("target", CATALOG_KEY, "qwen3-8b", "the target model", section="targets", grid=()),
     Field("gpu", CATALOG_KEY, "h100-sxm", "the GPU", section="gpus", grid=()),
     Field("tp", INT, 1, "GPUs the target is split over (tensor parallelism): 1, 2, 4 or 8", low=1, high=8,
           grid=(1, 2, 4, 8), symbol="tp", vllm_name="tensor_parallel_size"),
