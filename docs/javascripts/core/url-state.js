@@ -77,10 +77,13 @@ function describe(key, value, labels) {
 const CHOICES_LENGTH = 70;
 
 // One axis value from one raw query value: {value} or {value, note} (the value is then a
-// correction or the default); `rejected` where nothing could be read (the default is used).
-function parseValue(name, key, raw, axes, defaults, labels, ids, target) {
+// correction or the default); `rejected` where nothing could be read (the default is used, or,
+// where the configuration read so far does not offer it (`offered`), its first value, as
+// constrainState would put it: found by a cold read, "…; using Qwen3-0.6B draft model." over a
+// Llama target, then a second note naming the Llama-3.2-1B draft model used).
+function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offered } = {}) {
   const values = axes[name];
-  const fallback = defaults[name];
+  const fallback = offered && !offered.includes(defaults[name]) ? offered[0] : defaults[name];
   const reject = (why) => ({
     value: fallback,
     note: `${key}=${shown(raw)} ${why}; using ${describe(name, fallback, labels)}.`,
@@ -310,7 +313,7 @@ export function parseQuery(query, manifest) {
     const whole = (raw) => /^[1-9][0-9]{0,2}$/.test(raw.trim());
     const config = configurationOf(manifest, state);
     const offered = config?.axes[name];
-    const parsed = (raw) => parseValue(name, key, raw, axes, defaults, labels, manifest.deployment_names, state.target);
+    const parsed = (raw) => parseValue(name, key, raw, axes, defaults, labels, { ids: manifest.deployment_names, target: state.target, offered });
     // a GPU count as written (the configuration weighs it: constrainState), else the axis's reading
     const valueOf = (raw) => (name === "tp" && whole(raw) ? { value: Number(raw.trim()), note: null } : parsed(raw));
     const notOffered = (raw) => {
