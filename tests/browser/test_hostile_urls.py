@@ -345,6 +345,23 @@ def test_a_link_naming_a_model_by_its_hugging_face_id_opens_it():
     assert (state["target"], state["drafter"], notes) == ("qwen3-8b", "ngram", 2)
 
 
+def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
+    """Found by a cold read: "target=meta-llama/Meta-Llam… is not one of …" cut the id before the
+    part that differs from the site's models."""
+    page.goto("/404.html")
+    notes = page.evaluate(
+        """async (queries) => {
+          const { parseQuery } = await import('/javascripts/core/url-state.js');
+          const manifest = await (await fetch('/data/manifest.json')).json();
+          return queries.map((q) => parseQuery(q, manifest).notes);
+        }""",
+        ["?target=meta-llama/Meta-Llama-3.1-8B-Instruct", "?drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge"])
+    assert notes == [
+        ["target=meta-llama/Meta-Llama-3.1-8B-Instruct names no model the site has; using Qwen3-8B."],
+        ["drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge names no model the site has; "
+         "using Qwen3-0.6B draft model."]]
+
+
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):
     assert len(QUERIES) >= 200
     page.goto("/")

@@ -35,6 +35,8 @@ export function snap(values, x) {
 // every invisible or direction-changing character (NUL, RTL override, zero-width joiners, line
 // separators) replaced by U+FFFD, so a note cannot be made to read as something else.
 const SHOWN_LENGTH = 20;
+// A Hugging Face id (owner/name) is quoted up to here: the catalog's longest is 52 characters.
+const ID_SHOWN_LENGTH = 64;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 function shown(raw, length = SHOWN_LENGTH) {
@@ -130,6 +132,11 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
     if (name === "cost_model" && other) {
       // a cost model the command line and the breakdown figure have, not the simulation
       return reject(`(${labels[name][other]}) is priced by specmodel evaluate and drawn in the breakdown figure, not offered here`);
+    }
+    // a Hugging Face id the site has no model for, quoted whole, where a cut hid the part that
+    // differs (found by a cold read: "target=meta-llama/Meta-Llam…")
+    if (ids?.[name] && /^[\w.-]+\/[\w.-]+$/.test(raw.trim())) {
+      return { value: fallback, note: `${key}=${shown(raw.trim(), ID_SHOWN_LENGTH)} names no model the site has; using ${describe(name, fallback, labels)}.`, rejected: true };
     }
     // the choices as the controls name them (key in brackets) where that stays short, else by the
     // URL's names: a note is a line or two
