@@ -518,7 +518,7 @@ BAR_AND_BUTTON = """() => [document.querySelector('[data-bar]'), document.queryS
 # The bar's readouts as a reader reads them: line by line, left to right.
 BAR_READOUTS_IN_ORDER = """() => [...document.querySelectorAll('[data-bar] .spec-bar__readouts > *')]
   .filter((e) => e.getClientRects().length > 0)
-  .map((e) => { const r = e.getClientRects()[0]; return [Math.round(r.top), r.left, e.textContent.replace(/\s+/g, ' ')]; })
+  .map((e) => { const r = e.getClientRects()[0]; return [Math.round(r.top), r.left, e.textContent.replace(/\\s+/g, ' ')]; })
   .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((e) => e[2])"""
 
 
