@@ -29,8 +29,10 @@ class Architecture:
     ``num_key_value_heads`` = n_kv, ``head_dim`` = d, ``vocab_size`` = V — the draft vocabulary
     for an EAGLE-3 head —, ``num_experts`` = E, ``num_experts_per_tok`` = k,
     ``moe_intermediate_size`` = I_e), plus ``key`` (CLI name), ``label``, ``hf_id`` (the
-    repository id vLLM's ``--speculative-config`` takes) and ``eagle3_target_hidden_size``
-    (the target's h, for a head).
+    repository id vLLM's ``--speculative-config`` takes), ``former_hf_ids`` (ids the repository
+    had before a rename, which older logs and links still give: Meta renamed
+    "meta-llama/Meta-Llama-3.1-8B-Instruct" to "meta-llama/Llama-3.1-8B-Instruct") and
+    ``eagle3_target_hidden_size`` (the target's h, for a head).
 
     Raises ModelInputError naming ``model[<key>].<field>`` for a missing, mistyped or
     non-positive size, or KV heads that do not divide the query heads.
@@ -52,9 +54,11 @@ class Architecture:
     num_experts_per_tok: int = 0
     moe_intermediate_size: int = 0
     eagle3_target_hidden_size: int = 0
+    former_hf_ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_fields(self, "model")
+        object.__setattr__(self, "former_hf_ids", tuple(self.former_hf_ids))  # a JSON list, hashable
         if self.num_experts and not (self.num_experts_per_tok and self.moe_intermediate_size):
             raise ModelInputError(f"model[{self.key}].num_experts_per_tok", "missing for a mixture of experts",
                                   "num_experts_per_tok and moe_intermediate_size with num_experts")

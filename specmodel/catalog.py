@@ -137,6 +137,7 @@ MODEL_ENTRIES: dict[str, dict] = {
     },
     "llama-3.1-8b-instruct": {
         "label": "Llama-3.1-8B-Instruct", "hf_id": "meta-llama/Llama-3.1-8B-Instruct",
+        "former_hf_ids": ["meta-llama/Meta-Llama-3.1-8B-Instruct"],
         "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
         "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
         "tie_word_embeddings": False, **_LLAMA,

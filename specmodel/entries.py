@@ -27,7 +27,8 @@ def check_number(where: str, value, *, integer: bool = False) -> None:
 
 
 def check_fields(entry, kind: str) -> None:
-    """Check every field of dataclass ``entry`` by its annotated type (str, bool, int, float).
+    """Check every field of dataclass ``entry`` by its annotated type (str, a tuple of str, bool,
+    int, float).
     An optional field left at its default (0 for "none": a dense model's experts) is not checked."""
     for f in fields(entry):
         where = f"{kind}[{entry.key}].{f.name}"
@@ -36,6 +37,11 @@ def check_fields(entry, kind: str) -> None:
             continue
         if f.type == "str":
             check_string(where, value)
+        elif f.type == "tuple[str, ...]":
+            if not isinstance(value, (list, tuple)):
+                raise ModelInputError(where, f"got {type(value).__name__} {value!r}", "a list of non-empty strings")
+            for i, item in enumerate(value):
+                check_string(f"{where}[{i}]", item)
         elif f.type == "bool":
             if not isinstance(value, bool):
                 raise ModelInputError(where, f"got {type(value).__name__} {value!r}", "true or false")

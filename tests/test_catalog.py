@@ -29,6 +29,7 @@ def broken_model(field, value):
 @pytest.mark.parametrize("field,value", [
     ("hidden_size", 0), ("hidden_size", -1024), ("num_hidden_layers", ...), ("head_dim", "128"),
     ("vocab_size", 1.5), ("tie_word_embeddings", "yes"), ("num_key_value_heads", 3), ("label", ""),
+    ("former_hf_ids", "Qwen/Qwen3-0.6B-Old"),
 ])
 def test_malformed_model_entry_names_entry_and_field(field, value):
     with pytest.raises(ModelInputError) as e:

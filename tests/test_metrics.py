@@ -881,6 +881,11 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
             "(vLLM's start-up line); this prices the catalog's EAGLE-3 head for Qwen3-14B, 'AngelSlim/Qwen3-14B_eagle3'; "
             "--drafter sets the drafter priced") in qwen
     assert "the text names it" not in qwen and "AngelSlim/Qwen3-14B_eagle3" in qwen
+    # a log from before Meta renamed the repository names the target by its former id (found by a
+    # cold read: meta-llama/Meta-Llama-3.1-8B-Instruct refused)
+    former = text.replace("model='meta-llama/Llama-3.1-8B-Instruct'", "model='meta-llama/Meta-Llama-3.1-8B-Instruct'")
+    assert ("note: target llama-3.1-8b-instruct: the text names it, 'meta-llama/Meta-Llama-3.1-8B-Instruct' (vLLM's "
+            "start-up line)") in _cli("-", stdin=former).stdout
     # n-gram's line names no draft model; a draft model is named by its id's last part
     ngram = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "method='ngram', model=None")
     assert parse_metrics(ngram).startup["draft_model"] is None

@@ -23,17 +23,20 @@ def deployment_names(catalog: Catalog) -> dict[str, dict]:
     """{"target": name → target key, "drafter": name → drafter key, "checkpoint": drafter key →
     target key → Hugging Face id}: the lower-case names by which a text may name the catalog's
     entries, and the checkpoint each drafter with weights drafts a target with. A target by its
-    label (its Hugging Face id's last part) and that part of its ``hf_id``; a draft model by its
-    ``hf_id``'s last part; a drafter of another kind by its vLLM method name (``Drafter.kind``:
+    label (its Hugging Face id's last part) and that part of its ``hf_id`` and ``former_hf_ids``
+    (found by a cold read: a link naming meta-llama/Meta-Llama-3.1-8B-Instruct, the id older
+    logs give, was refused); a draft model by those parts of its ids; a drafter of another kind by its vLLM method name (``Drafter.kind``:
     "eagle3", "ngram"), since a head's checkpoint varies by target and n-gram lookup has none."""
     targets: dict[str, str] = {}
     for key, target in catalog.targets.items():
         targets[target.label.lower()] = key
-        targets[_last_part(target.hf_id)] = key
+        for hf_id in (target.hf_id, *target.former_hf_ids):
+            targets[_last_part(hf_id)] = key
     drafters: dict[str, str] = {}
     for key, drafter in catalog.drafters.items():
         if drafter.kind == "draft_model":
-            drafters[_last_part(drafter.architecture.hf_id)] = key
+            for hf_id in (drafter.architecture.hf_id, *drafter.architecture.former_hf_ids):
+                drafters[_last_part(hf_id)] = key
         else:
             drafters[drafter.kind] = key
     checkpoints = {key: {target: catalog.drafter(key, target).architecture.hf_id for target in catalog.targets

@@ -144,6 +144,7 @@ def hostile_queries() -> list[str]:
                 "batch=1,0244", "batch=,024", "alpha=0,75", "batch=12,34,567", "batch=-1,024", "batch=1,024.5"]
     # models by their Hugging Face ids, as texts and vLLM's flags name them (found by a cold read)
     queries += ["drafter=Qwen/Qwen3-1.7B", "target=Qwen/Qwen3-8B", "target=meta-llama/Llama-3.3-70B-Instruct",
+                "target=meta-llama/Meta-Llama-3.1-8B-Instruct&drafter=eagle3",
                 "target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct",
                 "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1",
                 # an EAGLE-3 head by its id, the link's target's or another's, and vLLM's keys
@@ -328,6 +329,10 @@ def test_a_link_naming_a_model_by_its_hugging_face_id_opens_it():
     state, _ = expected("target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct")
     assert (state["target"], state["drafter"]) == ("llama-3.1-8b-instruct", "llama-3.2-1b")
     assert expected("target=mistralai/Mistral-7B-v0.1")[1] == 1  # a model the site lacks: refused, said
+    # the id a model had before its repository was renamed, as older logs and links give it (found
+    # by a cold read: meta-llama/Meta-Llama-3.1-8B-Instruct refused)
+    state, notes = expected("target=meta-llama/Meta-Llama-3.1-8B-Instruct&drafter=eagle3")
+    assert (state["target"], state["drafter"], notes) == ("llama-3.1-8b-instruct", "eagle3", 0)
     # an EAGLE-3 head by its id (found by a cold read: refused for the 0.6B draft model); one
     # trained for another target opens the EAGLE-3 head of the link's target, said so
     assert expected("drafter=AngelSlim/Qwen3-8B_eagle3") == ({**manifest()["defaults"], "drafter": "eagle3"}, 0)
@@ -355,9 +360,9 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
           const manifest = await (await fetch('/data/manifest.json')).json();
           return queries.map((q) => parseQuery(q, manifest).notes);
         }""",
-        ["?target=meta-llama/Meta-Llama-3.1-8B-Instruct", "?drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge"])
+        ["?target=meta-llama/Meta-Llama-3-8B-Instruct", "?drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge"])
     assert notes == [
-        ["target=meta-llama/Meta-Llama-3.1-8B-Instruct names no model the site has; using Qwen3-8B."],
+        ["target=meta-llama/Meta-Llama-3-8B-Instruct names no model the site has; using Qwen3-8B."],
         ["drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge names no model the site has; "
          "using Qwen3-0.6B draft model."]]
 
