@@ -21,12 +21,14 @@ def _last_part(name: str) -> str:
 
 def deployment_names(catalog: Catalog) -> dict[str, dict]:
     """{"target": name → target key, "drafter": name → drafter key, "checkpoint": drafter key →
-    target key → Hugging Face id}: the lower-case names by which a text may name the catalog's
+    target key → Hugging Face id, "kind": drafter key → vLLM method}: the lower-case names by which a text may name the catalog's
     entries, and the checkpoint each drafter with weights drafts a target with. A target by its
     label (its Hugging Face id's last part) and that part of its ``hf_id`` and ``former_hf_ids``
     (found by a cold read: a link naming meta-llama/Meta-Llama-3.1-8B-Instruct, the id older
     logs give, was refused); a draft model by those parts of its ids; a drafter of another kind by its vLLM method name (``Drafter.kind``:
-    "eagle3", "ngram"), since a head's checkpoint varies by target and n-gram lookup has none."""
+    "eagle3", "ngram"), since a head's checkpoint varies by target and n-gram lookup has none.
+    A link's method=draft_model names no one draft model: the page takes the target's first
+    (``kind``; found by a cold read: refused)."""
     targets: dict[str, str] = {}
     for key, target in catalog.targets.items():
         targets[target.label.lower()] = key
@@ -42,7 +44,8 @@ def deployment_names(catalog: Catalog) -> dict[str, dict]:
     checkpoints = {key: {target: catalog.drafter(key, target).architecture.hf_id for target in catalog.targets
                          if key in catalog.drafters_for(target)}
                    for key, drafter in catalog.drafters.items() if drafter.kind != "ngram"}
-    return {"target": targets, "drafter": drafters, "checkpoint": checkpoints}
+    kinds = {key: drafter.kind for key, drafter in catalog.drafters.items()}
+    return {"target": targets, "drafter": drafters, "checkpoint": checkpoints, "kind": kinds}
 
 
 def served_models(reading: Reading) -> tuple[tuple[str, ...], str]:

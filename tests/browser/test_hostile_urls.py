@@ -145,6 +145,7 @@ def hostile_queries() -> list[str]:
     # models by their Hugging Face ids, as texts and vLLM's flags name them (found by a cold read)
     queries += ["drafter=Qwen/Qwen3-1.7B", "target=Qwen/Qwen3-8B", "target=meta-llama/Llama-3.3-70B-Instruct",
                 "target=meta-llama/Meta-Llama-3.1-8B-Instruct&drafter=eagle3",
+                "method=draft_model", "target=llama-3.1-8b-instruct&method=DRAFT_MODEL", "drafter=draft_model&drafter=eagle3",
                 "target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct",
                 "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1",
                 # an EAGLE-3 head by its id, the link's target's or another's, and vLLM's keys
@@ -219,8 +220,16 @@ def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
     if name == "tp":
         return re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII) is not None
     if isinstance(axis[0], str):
-        return any(offered is None or v in offered for v in _named(name, axis, text))
+        return any(offered is None or v in offered for v in _named(name, axis, text) + _of_kind(name, text, offered))
     return not math.isnan(_number(text))
+
+
+def _of_kind(name: str, text: str, offered: list | None) -> list:
+    """The drafters of the kind vLLM's method ``text`` names (method=draft_model) that the
+    configuration offers, in its order; [] where ``text`` is no kind."""
+    kinds = manifest()["deployment_names"]["kind"]
+    values = [v for v in (offered or manifest()["axes"][name]) if name == "drafter" and kinds[v] == text.lower()]
+    return values
 
 
 def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
@@ -264,7 +273,14 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
             match = _named(name, axis, text)
             by_head = name == "drafter" and not manifest()["deployment_names"]["drafter"].get(
                 text.strip().lower().rsplit("/", 1)[-1]) and _head_targets(text)[0] == (match or [None])[0]
-            if match and by_head and state["target"] not in _head_targets(text)[1]:
+            if not match and _of_kind(name, text, offered):
+                # vLLM's method for a kind: the first the target takes, said so where it takes several
+                state[name] = _of_kind(name, text, offered)[0]
+                if len(_of_kind(name, text, offered)) > 1:
+                    notes += 1
+                else:
+                    asked.add(name)
+            elif match and by_head and state["target"] not in _head_targets(text)[1]:
                 # a head trained for another target: the target's own head, said so
                 state[name] = match[0]
                 notes += 1
@@ -348,11 +364,16 @@ def test_a_link_naming_a_model_by_its_hugging_face_id_opens_it():
     # the engine and the drafter to its speculative config (found by a cold read): not a setting
     state, notes = expected("model=meta-llama/Llama-3.1-8B-Instruct&method=ngram")
     assert (state["target"], state["drafter"], notes) == ("qwen3-8b", "ngram", 2)
+    # vLLM's method for a kind: the first drafter of it the target takes, said so where it takes
+    # several (found by a cold read: method=draft_model refused)
+    state, notes = expected("target=llama-3.1-8b-instruct&method=draft_model")
+    assert (state["drafter"], notes) == ("llama-3.2-1b", 1)
+    assert expected("drafter=draft_model") == (manifest()["defaults"], 1)
 
 
 def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
     """Found by a cold read: "target=meta-llama/Meta-Llam… is not one of …" cut the id before the
-    part that differs from the site's models."""
+    part that differs from the site's models. And vLLM's names a link may carry are told plainly."""
     page.goto("/404.html")
     notes = page.evaluate(
         """async (queries) => {
@@ -360,11 +381,18 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
           const manifest = await (await fetch('/data/manifest.json')).json();
           return queries.map((q) => parseQuery(q, manifest).notes);
         }""",
-        ["?target=meta-llama/Meta-Llama-3-8B-Instruct", "?drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge"])
+        ["?target=meta-llama/Meta-Llama-3-8B-Instruct", "?drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge",
+         "?target=qwen3-14b&method=draft_model", "?model=Qwen/Qwen3-8B"])
     assert notes == [
         ["target=meta-llama/Meta-Llama-3-8B-Instruct names no model the site has; using Qwen3-8B."],
         ["drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge names no model the site has; "
-         "using Qwen3-0.6B draft model."]]
+         "using Qwen3-0.6B draft model."],
+        # vLLM's method for a kind the site has several of (found by a cold read: refused)
+        ["“method” read as drafter.", "drafter=draft_model does not say which draft model; using the "
+         "Qwen3-0.6B draft model, the first the site has for Qwen3-14B."],
+        # vLLM's "model" is the target's or the drafter's: which key to write (found by a cold read)
+        ["“model” is not a setting: vLLM names the target by it, and the draft model in its speculative "
+         "config; write target= or drafter=. Ignored."]]
 
 
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):

@@ -123,10 +123,14 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
   // by a cold read, refused for the 0.6B draft model). A head drafts for the target it was
   // trained on: one trained for another target than the link's opens that target's head, said so.
   const head = name === "drafter" && byId === undefined ? headNamed(ids?.checkpoint, wanted) : undefined;
+  // or vLLM's method for a kind the site has several of (method=draft_model): the first of that
+  // kind the target takes, said so (found by a cold read: refused)
+  const ofKind = name === "drafter" ? (offered ?? values).filter((v) => ids?.kind?.[v] === wanted) : [];
   const value = values.find((v) => v.toLowerCase() === wanted)
     ?? values.find((v) => loose(labels?.[name]?.[v] ?? v) === loose(wanted) && loose(wanted) !== "")
     ?? values.find((v) => v === byId)
-    ?? values.find((v) => v === head?.drafter);
+    ?? values.find((v) => v === head?.drafter)
+    ?? ofKind[0];
   if (value === undefined) {
     const other = Object.keys(labels?.[name] ?? {}).find((v) => v.toLowerCase() === wanted);
     if (name === "cost_model" && other) {
@@ -142,6 +146,9 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
     // URL's names: a note is a line or two
     const named = values.map((v) => `${describe(name, v, labels)} (${v})`).join(", ");
     return reject(`is not one of ${named.length <= CHOICES_LENGTH ? named : values.join(", ")}`);
+  }
+  if (value === ofKind[0] && ofKind.length > 1) {
+    return { value, note: `${key}=${shown(raw)} does not say which ${wanted.replace(/_/g, " ")}; using the ${describe(name, value, labels)}, the first the site has for ${describe("target", target, labels)}.` };
   }
   if (value === head?.drafter && target !== undefined && !head.targets.includes(target)) {
     const trained = head.targets.map((t) => describe("target", t, labels)).join(" and ");
@@ -274,6 +281,11 @@ function unknownKeysNote(params, manifest, aliased) {
   const named = unknown.slice(0, UNKNOWN_SHOWN).map((k) => (k === "" ? "a parameter without a name" : `“${shown(k, KEY_SHOWN_LENGTH)}”`));
   const more = unknown.length - named.length;
   const list = more > 0 ? `${named.join(", ")} and ${more} more` : named.join(" and ");
+  // vLLM's "model" names the target to the engine and the draft model to its speculative config
+  // (found by a cold read: "not a setting" alone left the reader to guess which key to write)
+  if (unknown.length === 1 && looseKey(unknown[0]) === "model") {
+    return `${list} is not a setting: vLLM names the target by it, and the draft model in its speculative config; write target= or drafter=. Ignored.`;
+  }
   return `${list} ${unknown.length === 1 ? "is not a setting" : "are not settings"} of the simulation; ignored.`;
 }
 
