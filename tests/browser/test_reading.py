@@ -528,13 +528,15 @@ def test_the_starting_page_has_no_bar_before_the_simulation(page):
     page.wait_for_function("() => !document.querySelector('#simulation [data-bar]').hidden")
 
 
-# Per chart: the height of its live view, and of its picture, shown for a moment in its place.
+# Per chart: the height of its live view, and of its picture, shown for a moment in its place;
+# and whether the view is drawn wider than its column (scaled down).
 ROOM = """() => [...document.querySelectorAll('.spec-chart.is-live')].map((el) => {
   const view = el.querySelector('.spec-chart__view').getBoundingClientRect().height;
+  const drawn = Number(el.querySelector('.spec-chart__view svg').getAttribute('width'));
   el.classList.remove('is-live');
   const picture = el.querySelector('img').getBoundingClientRect().height;
   el.classList.add('is-live');
-  return [el.dataset.chart, Math.round(view), Math.round(picture)];
+  return [el.dataset.chart, Math.round(view), Math.round(picture), drawn > el.getBoundingClientRect().width + 1];
 })"""
 
 
@@ -553,9 +555,13 @@ def test_a_live_chart_takes_the_room_its_picture_held(new_context, width):
     page.wait_for_function(ALL_LIVE, timeout=60_000)
     rooms = page.evaluate(ROOM)
     charts = page.eval_on_selector_all(".spec-chart[data-chart]", "els => els.map(e => e.dataset.chart)")
-    assert sorted(name for name, _, _ in rooms) == sorted(charts), rooms
-    # within a line of text: the browser and vl-convert measure label text slightly differently
-    moved = [(name, view, picture) for name, view, picture in rooms if abs(view - picture) > 12]
+    assert sorted(name for name, *_ in rooms) == sorted(charts), rooms
+    # to the pixel (a view on the line's baseline once stood 8 px taller than its picture: each
+    # view drawn above the reader moved the text, which the page then had to hold); a view scaled
+    # down, within a line of text: the browser and vl-convert measure label text slightly
+    # differently (the decision map is drawn 330 px wide, its picture 327), and the scale grows it
+    moved = [(name, view, picture) for name, view, picture, scaled in rooms
+             if abs(view - picture) > (12 if scaled else 1)]
     assert moved == [], moved
 
 

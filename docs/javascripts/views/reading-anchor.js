@@ -65,9 +65,12 @@ export class ReadingAnchor {
     this.onScroll = this.onScroll.bind(this);
     for (const type of READER_MOVES) addEventListener(type, this.release, { capture: true, passive: true });
     addEventListener("scroll", this.onScroll, { passive: true });
-    // A resize is reported after layout and before paint: the reader never sees the move.
+    // A resize is reported after layout and before paint: the reader never sees the move. Each
+    // block of the page is watched, not only the body: a block above the reader that grows as one
+    // below shrinks leaves the body's height as it was.
     this.resizes = new ResizeObserver(() => this.hold());
     this.resizes.observe(document.body);
+    for (const block of element.closest("article")?.children ?? []) this.resizes.observe(block);
   }
 
   /** The element to hold after Back or Forward: `lastLink` if any of it is on screen, else the
