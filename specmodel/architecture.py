@@ -35,7 +35,8 @@ class Architecture:
     ``eagle3_target_hidden_size`` (the target's h, for a head).
 
     Raises ModelInputError naming ``model[<key>].<field>`` for a missing, mistyped or
-    non-positive size, or KV heads that do not divide the query heads.
+    non-positive size, a former id that is not a non-empty string, or KV heads that do not divide
+    the query heads.
     """
 
     key: str

@@ -21,11 +21,12 @@ def _last_part(name: str) -> str:
 
 def deployment_names(catalog: Catalog) -> dict[str, dict]:
     """{"target": name → target key, "drafter": name → drafter key, "checkpoint": drafter key →
-    target key → Hugging Face id, "kind": drafter key → vLLM method}: the lower-case names by which a text may name the catalog's
-    entries, and the checkpoint each drafter with weights drafts a target with. A target by its
-    label (its Hugging Face id's last part) and that part of its ``hf_id`` and ``former_hf_ids``
-    (found by a cold read: a link naming meta-llama/Meta-Llama-3.1-8B-Instruct, the id older
-    logs give, was refused); a draft model by those parts of its ids; a drafter of another kind by its vLLM method name (``Drafter.kind``:
+    target key → Hugging Face id, "kind": drafter key → vLLM method}: the lower-case names by
+    which a text may name the catalog's entries, the checkpoint each drafter with weights drafts a
+    target with, and each drafter's kind. A target by its label (its Hugging Face id's last part)
+    and that part of its ``hf_id`` and ``former_hf_ids`` (found by a cold read: a link naming
+    meta-llama/Meta-Llama-3.1-8B-Instruct, the id older logs give, was refused); a draft model by
+    those parts of its ids; a drafter of another kind by its vLLM method name (``Drafter.kind``:
     "eagle3", "ngram"), since a head's checkpoint varies by target and n-gram lookup has none.
     A link's method=draft_model names no one draft model: the page takes the target's first
     (``kind``; found by a cold read: refused)."""
