@@ -11,6 +11,7 @@ page prices it and says it does not fit.
 from __future__ import annotations
 
 from specmodel import FIELDS as MODEL_FIELDS
+from specmodel.fields import TENSOR_PARALLEL
 
 from .axes import state_keys
 
@@ -21,9 +22,10 @@ IGNORE_MEMORY = "--ignore-memory"
 
 def cli_spec() -> dict:
     """The manifest's "cli": the command, each state field's option (specmodel.FIELDS), the
-    fields always written, and the flag for a state that does not fit."""
+    fields always written, the flag for a state that does not fit, and the numbers of GPUs the
+    command line prices (specmodel.fields.TENSOR_PARALLEL; the site's data hold fewer)."""
     return {"command": COMMAND, "options": {s["name"]: MODEL_FIELDS[s["name"]].option for s in state_keys()},
-            "always": list(ALWAYS), "ignore_memory": IGNORE_MEMORY}
+            "always": list(ALWAYS), "ignore_memory": IGNORE_MEMORY, "tensor_parallel": list(TENSOR_PARALLEL)}
 
 
 def _written(value) -> str:

@@ -28,13 +28,14 @@ from .claims import SEED_TITLE, claim_words, evaluate_claims
 from .costs import COST_MODELS
 from .errors import ModelInputError
 from .extrapolation import extrapolation_note
-from .fields import FIELDS, FLOAT, INT, nearest_on_axis, site_acceptance_shapes
+from .fields import FIELDS, FLOAT, INT, TENSOR_PARALLEL, nearest_on_axis, site_acceptance_shapes
 from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
 from .metrics.parse import grouped
 from .metrics.named import deployment_names, named_checkpoint, named_drafter, named_target
-from .metrics.report import checkpoint_text, drafter_said, held_shape_note, models_said, named_models_text, no_load, other_engine_note, reading_lines, report, thin_gains
+from .metrics.report import (checkpoint_text, drafter_said, held_shape_note, models_said, named_gpus_note, named_models_text,
+                             no_load, other_engine_note, reading_lines, report, thin_gains)
 from .readouts import READOUT_KEYS, evaluate
 from .state import State
 from .sweep import MAX_SWEEP_STATES, parse_values, sweep
@@ -318,10 +319,25 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     engine_note = other_engine_note(reading.source)
     if engine_note:
         notes.append(engine_note)
+    # the GPUs the text's start-up line names, where the model prices that many and the site's
+    # grid is not asked for (found by a cold read: a log on 2 GPUs priced on 4, unsaid)
+    text_tp = (reading.startup or {}).get("tensor_parallel_size")
+    gpus_why = "--tp sets the GPUs priced"
     if values["tp"] is None:
-        # the GPUs the site (and evaluate) gives the target: found once, Qwen3-32B priced on one
-        # H100 here and on two in the page's paste box
+        # else the GPUs the site (and evaluate) gives the target: found once, Qwen3-32B priced on
+        # one H100 here and on two in the page's paste box
         values["tp"] = catalog.tensor_parallel_for(values["gpu"], values["target"]) or FIELDS["tp"].default
+        if text_tp in TENSOR_PARALLEL and not args.site_grid:
+            values["tp"] = text_tp
+            notes.append(f"tp {text_tp}: the text names it, tensor_parallel_size={text_tp} (vLLM's start-up line); {gpus_why}")
+        elif text_tp in TENSOR_PARALLEL:
+            gpus_why = (f"the site's data hold {catalog.targets[values['target']].label} on {values['tp']} "
+                        f"GPU{'s' if values['tp'] > 1 else ''} only; without --site-grid the {text_tp} the text names are priced")
+        else:
+            gpus_why = f"the model prices {', '.join(map(str, TENSOR_PARALLEL[:-1]))} or {TENSOR_PARALLEL[-1]} GPUs; {gpus_why}"
+    gpus_note = named_gpus_note(reading, values["tp"], why=gpus_why)
+    if gpus_note:
+        notes.append(gpus_note)
     acceptance = fit.shape
     if args.site_grid:
         # the page can show only the shapes its data hold for the configuration (found once: the

@@ -860,7 +860,8 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     path = DATA / "v1-startup-eagle3.log"
     text = path.read_text()
     assert parse_metrics(text).startup == {"model": "meta-llama/Llama-3.1-8B-Instruct", "method": "eagle3",
-                                           "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}
+                                           "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+                                           "tensor_parallel_size": 1}
     out = _cli(str(path)).stdout
     assert ("note: target llama-3.1-8b-instruct: the text names it, 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's "
             "start-up line); --target sets the target priced") in out
@@ -872,7 +873,7 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
             "'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' (vLLM's start-up line); --drafter sets the drafter priced") in others
     assert ("note: target qwen3-8b: the text names the model 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's start-up "
             "line), not Qwen3-8B; --target sets the target priced") in others
-    own = _cli(str(path), "--target", "llama-3.1-8b-instruct", "--drafter", "eagle3").stdout
+    own = _cli(str(path), "--target", "llama-3.1-8b-instruct", "--drafter", "eagle3", "--tp", "1").stdout
     assert "start-up line" not in own
     # the head the text names is the Llama target's: on another target the catalog's head for it
     # is priced, and said (found by a cold read: "the text names it" of AngelSlim's Qwen3-14B head)
@@ -880,7 +881,18 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     assert ("note: drafter eagle3: the text names the drafter method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' "
             "(vLLM's start-up line); this prices the catalog's EAGLE-3 head for Qwen3-14B, 'AngelSlim/Qwen3-14B_eagle3'; "
             "--drafter sets the drafter priced") in qwen
-    assert "the text names it" not in qwen and "AngelSlim/Qwen3-14B_eagle3" in qwen
+    assert "drafter eagle3: the text names it" not in qwen and "AngelSlim/Qwen3-14B_eagle3" in qwen
+    # the GPUs the line names are priced, said (found by a cold read: a log on 2 GPUs priced on
+    # the site's 1, unsaid); --tp prices others, said; a number the model does not price, said
+    two = text.replace("tensor_parallel_size=1", "tensor_parallel_size=2")
+    assert json.loads(_cli("-", "--json", stdin=two).stdout)["advice"]["state"]["tp"] == 2
+    assert ("note: tp 2: the text names it, tensor_parallel_size=2 (vLLM's start-up line); --tp sets the GPUs "
+            "priced") in _cli("-", stdin=two).stdout
+    assert ("note: tp 4: the text names tensor_parallel_size=2 (vLLM's start-up line); --tp sets the GPUs "
+            "priced") in _cli("-", "--tp", "4", stdin=two).stdout
+    sixteen = _cli("-", stdin=text.replace("tensor_parallel_size=1", "tensor_parallel_size=16")).stdout
+    assert ("note: tp 1: the text names tensor_parallel_size=16 (vLLM's start-up line); the model prices 1, 2, 4 or "
+            "8 GPUs; --tp sets the GPUs priced") in sixteen
     # a log from before Meta renamed the repository names the target by its former id (found by a
     # cold read: meta-llama/Meta-Llama-3.1-8B-Instruct refused)
     former = text.replace("model='meta-llama/Llama-3.1-8B-Instruct'", "model='meta-llama/Meta-Llama-3.1-8B-Instruct'")

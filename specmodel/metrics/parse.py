@@ -931,19 +931,23 @@ def parse_metrics(text: str) -> Reading:
 # (vllm/config SpeculativeConfig.__repr__; model=None for n-gram and suffix decoding).
 _STARTUP_MODEL = re.compile(r"with config: model='([^']*)'")
 _STARTUP_SPECULATIVE = re.compile(r"speculative_config=SpeculativeConfig\(method='([^']*)', model=(?:'([^']*)'|None)")
+_STARTUP_TP = re.compile(r"\btensor_parallel_size=(\d{1,6})\b")
 
 
 def _startup(lines: list[str]) -> dict | None:
     """What the last vLLM start-up line in ``lines`` names: {"model": the served model, "method":
-    the speculative method, "draft_model": its draft model} (None for what it does not name);
-    None where there is no start-up line. Found by a cold read: a log that names its EAGLE-3 head
-    and its Llama target there was answered "The text does not say which drafter produced it"."""
+    the speculative method, "draft_model": its draft model, "tensor_parallel_size": its GPUs (an
+    int)} (None for what it does not name); None where there is no start-up line. Found by cold
+    reads: a log that names its EAGLE-3 head and its Llama target there was answered "The text
+    does not say which drafter produced it"; one on 2 GPUs was priced on 4, unsaid."""
     for line in reversed(lines):
         served = _STARTUP_MODEL.search(line)
         if served:
             speculative = _STARTUP_SPECULATIVE.search(line)
+            gpus = _STARTUP_TP.search(line)
             return {"model": served[1], "method": speculative[1] if speculative else None,
-                    "draft_model": (speculative[2] or None) if speculative else None}
+                    "draft_model": (speculative[2] or None) if speculative else None,
+                    "tensor_parallel_size": int(gpus[1]) if gpus else None}
     return None
 
 

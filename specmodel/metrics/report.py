@@ -79,6 +79,18 @@ def other_engine_note(source: str) -> str | None:
             "to, and its flags are vLLM's: llama-server sets the tokens it drafts with --draft-max")
 
 
+def named_gpus_note(reading: Reading, tp: int, *, why: str) -> str | None:
+    """Where a text's vLLM start-up line names another number of GPUs than ``tp``, the one
+    priced: "tp 4: the text names tensor_parallel_size=2 (vLLM's start-up line); " + ``why``
+    (what prices ``tp``, and how to price the text's); None where it names none or that one.
+    Found by a cold read: a log on 2 GPUs priced on 4 and answered --tensor-parallel-size 4,
+    unsaid. views/metrics.js says it in the page's words."""
+    named = (reading.startup or {}).get("tensor_parallel_size")
+    if named is None or named == tp:
+        return None
+    return f"tp {tp}: the text names tensor_parallel_size={named} (vLLM's start-up line); {why}"
+
+
 # How much of a served model's name a note quotes.
 MODEL_NAME_CHARS = 60
 

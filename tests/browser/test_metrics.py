@@ -998,6 +998,33 @@ def _cli_text(*args: str, stdin: str) -> str:
     return out.stdout
 
 
+def test_a_start_up_line_naming_other_gpus_than_the_site_holds_is_told(home):
+    """Found by a cold read: a log whose start-up line says tensor_parallel_size=2 was priced on
+    the site's one GPU (4 for a 70B target) and answered --tensor-parallel-size with that number,
+    nothing said. The page (the site's data) and fit-metrics --site-grid say which GPUs they price
+    and how to price the text's; fit-metrics alone prices them."""
+    text = (DATA / "v1-startup-eagle3.log").read_text()
+    assert "tensor_parallel_size=1" in text
+    two = text.replace("tensor_parallel_size=1", "tensor_parallel_size=2")
+    answer = home.locator("[data-metrics-answer]")
+    _paste(home, two)
+    _check_answer_against_cli(home, _cli(stdin=two))
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert ("The text names tensor_parallel_size=2 (vLLM's start-up line); the answer prices Llama-3.1-8B-Instruct on "
+            "1 GPU (H100 SXM), as the site's data hold it: specmodel fit-metrics prices the 2 the text names.") in shown, shown
+    assert ("note: tp 1: the text names tensor_parallel_size=2 (vLLM's start-up line); the site's data hold "
+            "Llama-3.1-8B-Instruct on 1 GPU only; without --site-grid the 2 the text names are priced") in _cli_text(stdin=two)
+    alone = specmodel("fit-metrics", "-", "--json", stdin=two)
+    assert json.loads(alone.stdout)["advice"]["state"]["tp"] == 2
+    # a number the model does not price; and the text's own number: nothing to say
+    sixteen = text.replace("tensor_parallel_size=1", "tensor_parallel_size=16")
+    _paste(home, sixteen)
+    assert ("The text names tensor_parallel_size=16 (vLLM's start-up line); the answer prices Llama-3.1-8B-Instruct on "
+            "1 GPU (H100 SXM), as the model prices 1, 2, 4 or 8 GPUs.") in answer.inner_text().replace("\u00a0", " ")
+    _paste(home, text)
+    assert "tensor_parallel_size" not in answer.inner_text()
+
+
 def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home):
     """Found by a cold read: a V0 line (no running count) pasted at ?batch=256 read "0.62× at 256
     sequences", the simulation's batch, and nothing said where 256 came from; the command line

@@ -921,16 +921,20 @@ export function parseMetrics(text) {
 // (vllm/config SpeculativeConfig.__repr__; model=None for n-gram and suffix decoding).
 const STARTUP_MODEL = /with config: model='([^']*)'/;
 const STARTUP_SPECULATIVE = /speculative_config=SpeculativeConfig\(method='([^']*)', model=(?:'([^']*)'|None)/;
+const STARTUP_TP = /\btensor_parallel_size=(\d{1,6})\b/;
 
-// What the last start-up line names: {model, method, draft_model} (null for what it does not
-// name), or null (parse.py _startup; found by a cold read: a log naming its EAGLE-3 head and its
-// Llama target there was answered "The text does not say which drafter produced it").
+// What the last start-up line names: {model, method, draft_model, tensor_parallel_size} (null for
+// what it does not name), or null (parse.py _startup; found by cold reads: a log naming its
+// EAGLE-3 head and its Llama target there was answered "The text does not say which drafter
+// produced it"; one on 2 GPUs was priced on 4, unsaid).
 function startup(lines) {
   for (const line of [...lines].reverse()) {
     const served = STARTUP_MODEL.exec(line);
     if (!served) continue;
     const speculative = STARTUP_SPECULATIVE.exec(line);
-    return { model: served[1], method: speculative ? speculative[1] : null, draft_model: speculative?.[2] || null };
+    const gpus = STARTUP_TP.exec(line);
+    return { model: served[1], method: speculative ? speculative[1] : null, draft_model: speculative?.[2] || null,
+      tensor_parallel_size: gpus ? Number(gpus[1]) : null };
   }
   return null;
 }

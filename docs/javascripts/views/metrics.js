@@ -586,6 +586,19 @@ export function mountMetrics(root, manifest, { apply, current }) {
       nodes.push(el("p", `The text does not name its model: the answer prices ${labels.target[state.target]}, which an earlier text named. Set yours under “Your deployment”.`,
         { class: "spec-metrics__warn" }));
     }
+    // the GPUs the text's start-up line names, where the site's data hold the target on another
+    // number (found by a cold read: a log on 2 GPUs answered --tensor-parallel-size 4, unsaid;
+    // report.py named_gpus_note, fit-metrics --site-grid)
+    const textGpus = fitted.reading.startup?.tensor_parallel_size ?? null;
+    if (textGpus !== null && textGpus !== state.tp) {
+      const priced = manifest.cli.tensor_parallel;
+      const why = priced.includes(textGpus)
+        ? `as the site's data hold it: specmodel fit-metrics prices the ${textGpus} the text names`
+        : `as the model prices ${priced.slice(0, -1).join(", ")} or ${priced.at(-1)} GPUs`;
+      const gpus = `${state.tp} GPU${state.tp === 1 ? "" : "s"} (${labels.gpu[state.gpu]})`;
+      nodes.push(el("p", `The text names tensor_parallel_size=${textGpus} (vLLM's start-up line); the answer prices ${labels.target[state.target]} on ${gpus}, ${why}.`,
+        { class: "spec-metrics__warn" }));
+    }
     const names = manifest.deployment_names;
     const namedOther = namedDrafter(fitted.reading, state.drafter, state.target, names);
     if (namedOther) {
