@@ -21,9 +21,10 @@ def _last_part(name: str) -> str:
 
 def deployment_names(catalog: Catalog) -> dict[str, dict]:
     """{"target": name → target key, "drafter": name → drafter key, "checkpoint": drafter key →
-    target key → Hugging Face id, "kind": drafter key → vLLM method}: the lower-case names by
-    which a text may name the catalog's entries, the checkpoint each drafter with weights drafts a
-    target with, and each drafter's kind. A target by its label (its Hugging Face id's last part)
+    target key → Hugging Face id, "kind": drafter key → vLLM method, "target_id": target key →
+    Hugging Face id}: the lower-case names by which a text may name the catalog's entries, the
+    checkpoint each drafter with weights drafts a target with, each drafter's kind and each
+    target's id (a link's note names it beside an id the site lacks that looks like it). A target by its label (its Hugging Face id's last part)
     and that part of its ``hf_id`` and ``former_hf_ids`` (found by a cold read: a link naming
     meta-llama/Meta-Llama-3.1-8B-Instruct, the id older logs give, was refused); a draft model by
     those parts of its ids; a drafter of another kind by its vLLM method name (``Drafter.kind``:
@@ -46,7 +47,8 @@ def deployment_names(catalog: Catalog) -> dict[str, dict]:
                          if key in catalog.drafters_for(target)}
                    for key, drafter in catalog.drafters.items() if drafter.kind != "ngram"}
     kinds = {key: drafter.kind for key, drafter in catalog.drafters.items()}
-    return {"target": targets, "drafter": drafters, "checkpoint": checkpoints, "kind": kinds}
+    target_ids = {key: target.hf_id for key, target in catalog.targets.items()}
+    return {"target": targets, "drafter": drafters, "checkpoint": checkpoints, "kind": kinds, "target_id": target_ids}
 
 
 def served_models(reading: Reading) -> tuple[tuple[str, ...], str]:

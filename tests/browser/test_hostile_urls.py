@@ -146,6 +146,9 @@ def hostile_queries() -> list[str]:
     queries += ["drafter=Qwen/Qwen3-1.7B", "target=Qwen/Qwen3-8B", "target=meta-llama/Llama-3.3-70B-Instruct",
                 "target=meta-llama/Meta-Llama-3.1-8B-Instruct&drafter=eagle3",
                 "method=draft_model", "target=llama-3.1-8b-instruct&method=DRAFT_MODEL", "drafter=draft_model&drafter=eagle3",
+                "drafter=n-gram", "drafter=EAGLE-3", "drafter=N_GRAM&drafter=foo", "drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
+                "target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B", "drafter=someone/ngram-lookup",
+                "drafter=meta-llama/Llama-3.2-1B&target=llama-3.1-8b-instruct", "target=Qwen/Qwen3-8B-FP8",
                 "target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct",
                 "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1",
                 # an EAGLE-3 head by its id, the link's target's or another's, and vLLM's keys
@@ -193,7 +196,8 @@ def _named(name: str, axis: list, text: str) -> list:
     (ideal roofline, ideal-roofline, H100 SXM), lettering aside, else a target's or draft model's
     Hugging Face id (Qwen/Qwen3-1.7B)."""
     labels = manifest()["labels"].get(name, {})
-    own = [v for v in axis if v.lower() == text.lower()]
+    # its own, in any case, or written loosely (n-gram, EAGLE-3: as the page writes the drafters)
+    own = [v for v in axis if v.lower() == text.lower()] or [v for v in axis if _loose(text) and _loose(v) == _loose(text)]
     # or its Hugging Face id, its model part in any case (Qwen/Qwen3-1.7B: how texts and vLLM name it)
     by_id = manifest()["deployment_names"].get(name, {}).get(text.strip().lower().rsplit("/", 1)[-1])
     # or, for the drafter, an EAGLE-3 head's id (AngelSlim/Qwen3-8B_eagle3)
@@ -220,8 +224,20 @@ def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
     if name == "tp":
         return re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII) is not None
     if isinstance(axis[0], str):
-        return any(offered is None or v in offered for v in _named(name, axis, text) + _of_kind(name, text, offered))
+        return any(offered is None or v in offered
+                   for v in _named(name, axis, text) + _of_kind(name, text, offered) + _kind_in_id(name, text, offered))
     return not math.isnan(_number(text))
+
+
+def _kind_in_id(name: str, text: str, offered: list | None) -> list:
+    """For an id the site lacks (owner/name) that holds the name of a kind the site has one
+    drafter of (yuhuili/EAGLE3-LLaMA3.3-Instruct-70B: eagle3): that drafter, where the
+    configuration offers it; else []."""
+    kinds = manifest()["deployment_names"]["kind"]
+    if name != "drafter" or not re.fullmatch(r"[\w.-]+/[\w.-]+", text, re.ASCII) or _named(name, manifest()["axes"][name], text):
+        return []
+    single = [k for k in set(kinds.values()) if list(kinds.values()).count(k) == 1 and _loose(k) in _loose(text)]
+    return [v for v in (offered or manifest()["axes"][name]) if single and kinds[v] == single[0]]
 
 
 def _of_kind(name: str, text: str, offered: list | None) -> list:
@@ -280,6 +296,10 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
                     notes += 1
                 else:
                     asked.add(name)
+            elif not match and _kind_in_id(name, text, offered):
+                # an id the site lacks naming a kind it has one drafter of: that one, said so
+                state[name] = _kind_in_id(name, text, offered)[0]
+                notes += 1
             elif match and by_head and state["target"] not in _head_targets(text)[1]:
                 # a head trained for another target: the target's own head, said so
                 state[name] = match[0]
@@ -369,6 +389,13 @@ def test_a_link_naming_a_model_by_its_hugging_face_id_opens_it():
     state, notes = expected("target=llama-3.1-8b-instruct&method=draft_model")
     assert (state["drafter"], notes) == ("llama-3.2-1b", 1)
     assert expected("drafter=draft_model") == (manifest()["defaults"], 1)
+    # the drafters as the page writes them (found by a cold read: refused, a draft model priced)
+    assert expected("drafter=n-gram") == ({**manifest()["defaults"], "drafter": "ngram"}, 0)
+    assert expected("drafter=EAGLE-3") == ({**manifest()["defaults"], "drafter": "eagle3"}, 0)
+    # an EAGLE-3 head the site lacks: the target's head, said so (found by a cold read: the
+    # Llama-3.2-1B draft model, where the paste box read the same id as the EAGLE-3 head)
+    state, notes = expected("target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B")
+    assert (state["drafter"], notes) == ("eagle3", 1)
 
 
 def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
@@ -381,18 +408,31 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
           const manifest = await (await fetch('/data/manifest.json')).json();
           return queries.map((q) => parseQuery(q, manifest).notes);
         }""",
-        ["?target=meta-llama/Meta-Llama-3-8B-Instruct", "?drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge",
-         "?target=qwen3-14b&method=draft_model", "?model=Qwen/Qwen3-8B"])
+        ["?target=meta-llama/Meta-Llama-3-8B-Instruct", "?drafter=lmsys/SGLang-Medusa-Llama-3.1-8B-Instruct-SpecForge",
+         "?target=qwen3-14b&method=draft_model", "?model=Qwen/Qwen3-8B",
+         "?target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
+         "?drafter=meta-llama/Llama-3.2-1B&target=llama-3.1-8b-instruct", "?target=Qwen/Qwen3-8B-FP8",
+         "?target=Qwen/Qwen3-8B&drafter=AngelSlim/Qwen3-14B_eagle3"])
     assert notes == [
         ["target=meta-llama/Meta-Llama-3-8B-Instruct names no model the site has; using Qwen3-8B."],
-        ["drafter=lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge names no model the site has; "
+        ["drafter=lmsys/SGLang-Medusa-Llama-3.1-8B-Instruct-SpecForge names no model the site has; "
          "using Qwen3-0.6B draft model."],
         # vLLM's method for a kind the site has several of (found by a cold read: refused)
         ["“method” read as drafter.", "drafter=draft_model does not say which draft model; using the "
          "Qwen3-0.6B draft model, the first the site has for Qwen3-14B."],
         # vLLM's "model" is the target's or the drafter's: which key to write (found by a cold read)
         ["“model” is not a setting: vLLM names the target by it, and the draft model in its speculative "
-         "config; write target= or drafter=. Ignored."]]
+         "config; write target= or drafter=. Ignored."],
+        # an EAGLE-3 head the site lacks: the target's own, said (found by a cold read: a draft model)
+        ["drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B is an EAGLE-3 head the site does not have; using the one "
+         "for Llama-3.1-8B-Instruct."],
+        # an id the site lacks that holds the name of the model used: that model's own id said
+        # (found by a cold read: "… names no model the site has; using Llama-3.2-1B draft model")
+        ["drafter=meta-llama/Llama-3.2-1B names no model the site has; using its Llama-3.2-1B draft model, "
+         "'meta-llama/Llama-3.2-1B-Instruct'."],
+        ["target=Qwen/Qwen3-8B-FP8 names no model the site has; using its Qwen3-8B, 'Qwen/Qwen3-8B'."],
+        # an id quoted whole, in every note (found by a cold read: "AngelSlim/Qwen3-14B_…")
+        ["drafter=AngelSlim/Qwen3-14B_eagle3 is the EAGLE-3 head for Qwen3-14B; using the one for Qwen3-8B."]]
 
 
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):

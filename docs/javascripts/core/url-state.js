@@ -48,6 +48,12 @@ function shown(raw, length = SHOWN_LENGTH) {
   return cut ? `${text}…` : text;
 }
 
+// A value as a note quotes it: a Hugging Face id (owner/name) whole up to ID_SHOWN_LENGTH, in
+// every note (found by a cold read: "AngelSlim/Qwen3-14B_…" cut the "eagle3" that says what it
+// is, where other notes quoted ids whole); anything else up to SHOWN_LENGTH.
+const HF_ID = /^[\w.-]+\/[\w.-]+$/;
+const quoted = (raw) => (HF_ID.test(raw.trim()) ? shown(raw.trim(), ID_SHOWN_LENGTH) : shown(raw));
+
 // A grid value as the controls write it: thousands separated (4,096), α to two decimals (0.80;
 // found by a cold read: "using the nearest value, 0.8" beside the control's 0.80).
 function written(value) {
@@ -86,9 +92,11 @@ const CHOICES_LENGTH = 70;
 function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offered } = {}) {
   const values = axes[name];
   const fallback = offered && !offered.includes(defaults[name]) ? offered[0] : defaults[name];
+  const isId = HF_ID.test(raw.trim());
+  const said = quoted(raw);
   const reject = (why) => ({
     value: fallback,
-    note: `${key}=${shown(raw)} ${why}; using ${describe(name, fallback, labels)}.`,
+    note: `${key}=${said} ${why}; using ${describe(name, fallback, labels)}.`,
     rejected: true,
   });
   // "?batch" or "?batch=": nothing to quote back.
@@ -126,11 +134,21 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
   // or vLLM's method for a kind the site has several of (method=draft_model): the first of that
   // kind the target takes, said so (found by a cold read: refused)
   const ofKind = name === "drafter" ? (offered ?? values).filter((v) => ids?.kind?.[v] === wanted) : [];
+  // or an id the site lacks that names a kind it has one drafter of (yuhuili/EAGLE3-LLaMA3.3-…):
+  // that drafter, for the link's target, said so (found by a cold read: such a link priced a draft
+  // model, where the paste box and fit-metrics read the same id as the EAGLE-3 head)
+  const kinds = Object.values(ids?.kind ?? {});
+  const kindInId = name === "drafter" && isId && byId === undefined && !head
+    ? kinds.find((k) => kinds.filter((other) => other === k).length === 1 && loose(wanted).includes(loose(k))) : undefined;
+  const ofIdKind = kindInId ? (offered ?? values).filter((v) => ids.kind[v] === kindInId) : [];
   const value = values.find((v) => v.toLowerCase() === wanted)
+    // a key written loosely (n-gram, EAGLE-3: as the page writes the drafters; found by a cold read)
+    ?? values.find((v) => loose(v) === loose(wanted) && loose(wanted) !== "")
     ?? values.find((v) => loose(labels?.[name]?.[v] ?? v) === loose(wanted) && loose(wanted) !== "")
     ?? values.find((v) => v === byId)
     ?? values.find((v) => v === head?.drafter)
-    ?? ofKind[0];
+    ?? ofKind[0]
+    ?? ofIdKind[0];
   if (value === undefined) {
     const other = Object.keys(labels?.[name] ?? {}).find((v) => v.toLowerCase() === wanted);
     if (name === "cost_model" && other) {
@@ -139,20 +157,29 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
     }
     // a Hugging Face id the site has no model for, quoted whole, where a cut hid the part that
     // differs (found by a cold read: "target=meta-llama/Meta-Llam…")
-    if (ids?.[name] && /^[\w.-]+\/[\w.-]+$/.test(raw.trim())) {
-      return { value: fallback, note: `${key}=${shown(raw.trim(), ID_SHOWN_LENGTH)} names no model the site has; using ${describe(name, fallback, labels)}.`, rejected: true };
+    if (ids?.[name] && isId) {
+      // the id of the model used where one id holds the other's name (found by a cold read:
+      // "meta-llama/Llama-3.2-1B names no model the site has; using Llama-3.2-1B draft model")
+      const fallbackId = name === "target" ? ids.target_id?.[fallback] : ids.checkpoint?.[fallback]?.[target];
+      const model = (id) => loose(id.split("/").pop());
+      const alike = fallbackId && (model(fallbackId).includes(model(wanted)) || model(wanted).includes(model(fallbackId)));
+      const using = alike ? `its ${describe(name, fallback, labels)}, '${fallbackId}'` : describe(name, fallback, labels);
+      return { value: fallback, note: `${key}=${said} names no model the site has; using ${using}.`, rejected: true };
     }
     // the choices as the controls name them (key in brackets) where that stays short, else by the
     // URL's names: a note is a line or two
     const named = values.map((v) => `${describe(name, v, labels)} (${v})`).join(", ");
     return reject(`is not one of ${named.length <= CHOICES_LENGTH ? named : values.join(", ")}`);
   }
+  if (value === ofIdKind[0] && value !== undefined && ofKind.length === 0) {
+    return { value, note: `${key}=${said} is an ${describe(name, value, labels)} the site does not have; using the one for ${describe("target", target, labels)}.` };
+  }
   if (value === ofKind[0] && ofKind.length > 1) {
-    return { value, note: `${key}=${shown(raw)} does not say which ${wanted.replace(/_/g, " ")}; using the ${describe(name, value, labels)}, the first the site has for ${describe("target", target, labels)}.` };
+    return { value, note: `${key}=${said} does not say which ${wanted.replace(/_/g, " ")}; using the ${describe(name, value, labels)}, the first the site has for ${describe("target", target, labels)}.` };
   }
   if (value === head?.drafter && target !== undefined && !head.targets.includes(target)) {
     const trained = head.targets.map((t) => describe("target", t, labels)).join(" and ");
-    return { value, note: `${key}=${shown(raw)} is the ${describe(name, value, labels)} for ${trained}; using the one for ${describe("target", target, labels)}.` };
+    return { value, note: `${key}=${said} is the ${describe(name, value, labels)} for ${trained}; using the one for ${describe("target", target, labels)}.` };
   }
   return { value };
 }
@@ -355,7 +382,7 @@ export function parseQuery(query, manifest) {
       // corrects it
       const used = all[usedAt];
       const { value, note } = valueOf(used);
-      const valueText = note ? `${key}=${shown(used)}` : describe(name, value, labels);
+      const valueText = note ? `${key}=${quoted(used)}` : describe(name, value, labels);
       // a later name the simulation has but not here: why it was passed over (found by a cold
       // read: "using ngram" over a Llama-3.2-1B draft model, as if the simulation did not know it)
       const passed = all.slice(usedAt + 1).findLast(notOffered);
