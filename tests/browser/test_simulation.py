@@ -1326,3 +1326,21 @@ def test_the_way_back_is_in_view_where_the_bar_opens_the_simulation_on_a_correct
     page.mouse.click(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
     page.locator("#simulation [data-action=back-to-reading]").wait_for(state="visible")
     assert below.is_hidden()
+
+
+@pytest.mark.parametrize("width", [1440, 375])
+def test_the_cost_model_switch_is_where_the_prose_says(new_context, width):
+    """Found by a cold read: the essay put the cost-model switch "at the top of the controls",
+    where on a phone it comes third, under the GPU and target menus. It says "above the sliders",
+    which holds at every width."""
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    assert "the controls' Cost model switch, above the sliders, picks one" in page.locator("article").inner_text()
+    switch_bottom, slider_tops = page.evaluate("""() => {
+      const form = document.querySelector('#simulation form');
+      const box = (el) => el.getBoundingClientRect();
+      return [box(form.querySelector('input[name=cost]').closest('fieldset')).bottom,
+              [...form.querySelectorAll('input[type=range]')].filter((r) => r.getClientRects().length).map((r) => box(r).top)];
+    }""")
+    assert slider_tops and all(switch_bottom <= top for top in slider_tops), (switch_bottom, slider_tops)
