@@ -33,7 +33,7 @@ from .metrics import advise, fit_acceptance, parse_metrics
 from .metrics.advice import held_shape, nearest_batch
 from .metrics.fit import FINE_ALPHAS
 from .metrics.parse import grouped
-from .metrics.named import deployment_names, named_checkpoint, named_drafter, named_target
+from .metrics.named import deployment_names, named_checkpoint, named_drafter, named_target, names_target_exactly
 from .metrics.report import (checkpoint_text, drafter_said, held_shape_note, models_said, named_gpus_note, named_models_text,
                              no_load, other_engine_note, reading_lines, report, thin_gains)
 from .readouts import READOUT_KEYS, evaluate
@@ -288,8 +288,13 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     text_target, text_drafter = named_target(reading, names), named_drafter(reading, names)
     if values["target"] is None:
         values["target"] = text_target or FIELDS["target"].default
-        if text_target:
+        if text_target and names_target_exactly(reading, names):
             notes.append(f"target {text_target}: the text names it, {models_said(reading)}; --target sets the target priced")
+        elif text_target:
+            # a variant of a catalog target (found by a cold read: Qwen3-30B-A3B-Instruct-2507 priced as Qwen3-8B)
+            target = catalog.targets[text_target]
+            notes.append(f"target {text_target}: the text names {models_said(reading)}, the nearest the catalog has being "
+                         f"{target.label}, '{target.hf_id}'; --target sets the target priced")
     default_drafter = values["drafter"] is None
     if default_drafter:
         values["drafter"] = (text_drafter if text_drafter in catalog.drafters_for(values["target"])
@@ -319,23 +324,25 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     engine_note = other_engine_note(reading.source)
     if engine_note:
         notes.append(engine_note)
-    # the GPUs the text's start-up line names, where the model prices that many and the site's
-    # grid is not asked for (found by a cold read: a log on 2 GPUs priced on 4, unsaid)
-    text_tp = (reading.startup or {}).get("tensor_parallel_size")
+    # the GPUs the text's start-up line names, for the target it names, where the model prices that
+    # many and the site's grid is not asked for (found by cold reads: a log on 2 GPUs priced on 4,
+    # unsaid; a text's count applied to another target the reader asked for)
+    text_tp = (reading.startup or {}).get("tensor_parallel_size") if values["target"] == text_target else None
     gpus_why = "--tp sets the GPUs priced"
     if values["tp"] is None:
         # else the GPUs the site (and evaluate) gives the target: found once, Qwen3-32B priced on
         # one H100 here and on two in the page's paste box
         values["tp"] = catalog.tensor_parallel_for(values["gpu"], values["target"]) or FIELDS["tp"].default
+        held = (f"{catalog.targets[values['target']].label} on {values['tp']} GPU{'s' if values['tp'] > 1 else ''}")
         if text_tp in TENSOR_PARALLEL and not args.site_grid:
             values["tp"] = text_tp
             notes.append(f"tp {text_tp}: the text names it, tensor_parallel_size={text_tp} (vLLM's start-up line); {gpus_why}")
         elif text_tp in TENSOR_PARALLEL:
-            gpus_why = (f"the site's data hold {catalog.targets[values['target']].label} on {values['tp']} "
-                        f"GPU{'s' if values['tp'] > 1 else ''} only; without --site-grid the {text_tp} the text names are priced")
+            gpus_why = f"the site's data hold {held} only; without --site-grid the {text_tp} the text names are priced"
         else:
-            gpus_why = f"the model prices {', '.join(map(str, TENSOR_PARALLEL[:-1]))} or {TENSOR_PARALLEL[-1]} GPUs; {gpus_why}"
-    gpus_note = named_gpus_note(reading, values["tp"], why=gpus_why)
+            gpus_why = (f"the model prices {', '.join(map(str, TENSOR_PARALLEL[:-1]))} or {TENSOR_PARALLEL[-1]} GPUs, so this "
+                        f"prices {held}, as the site does; {gpus_why}")
+    gpus_note = named_gpus_note(reading, values["tp"], why=gpus_why) if text_tp is not None else None
     if gpus_note:
         notes.append(gpus_note)
     acceptance = fit.shape

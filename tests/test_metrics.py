@@ -892,7 +892,24 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
             "priced") in _cli("-", "--tp", "4", stdin=two).stdout
     sixteen = _cli("-", stdin=text.replace("tensor_parallel_size=1", "tensor_parallel_size=16")).stdout
     assert ("note: tp 1: the text names tensor_parallel_size=16 (vLLM's start-up line); the model prices 1, 2, 4 or "
-            "8 GPUs; --tp sets the GPUs priced") in sixteen
+            "8 GPUs, so this prices Llama-3.1-8B-Instruct on 1 GPU, as the site does; --tp sets the GPUs priced") in sixteen
+    # a count for the text's own target, not for another the reader asks about (found by a cold read)
+    assert "tensor_parallel_size" not in _cli("-", "--target", "llama-3.3-70b-instruct", stdin=two).stdout
+    assert json.loads(_cli("-", "--json", "--target", "llama-3.3-70b-instruct", stdin=two).stdout)["advice"]["state"]["tp"] == 4
+    # a variant of a catalog target (a later release, a quantisation): the nearest, said (found by a
+    # cold read: Qwen3-30B-A3B-Instruct-2507 with the catalog's head for Qwen3-30B-A3B priced Qwen3-8B)
+    moe = text.replace("model='meta-llama/Llama-3.1-8B-Instruct'", "model='Qwen/Qwen3-30B-A3B-Instruct-2507'").replace(
+        "model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "model='AngelSlim/Qwen3-a3B_eagle3'")
+    out = _cli("-", stdin=moe).stdout
+    assert ("note: target qwen3-30b-a3b: the text names 'Qwen/Qwen3-30B-A3B-Instruct-2507' (vLLM's start-up line), the "
+            "nearest the catalog has being Qwen3-30B-A3B, 'Qwen/Qwen3-30B-A3B'; --target sets the target priced") in out
+    assert "drafter eagle3: the text names it" in out
+    # a base checkpoint of a catalog draft model: that one, its checkpoint said
+    base = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'",
+                        "method='draft_model', model='meta-llama/Llama-3.2-1B'")
+    assert ("drafter llama-3.2-1b: the text names the drafter method 'draft_model', model 'meta-llama/Llama-3.2-1B' (vLLM's "
+            "start-up line); this prices the catalog's Llama-3.2-1B draft model for Llama-3.1-8B-Instruct, "
+            "'meta-llama/Llama-3.2-1B-Instruct'") in _cli("-", stdin=base).stdout
     # a log from before Meta renamed the repository names the target by its former id (found by a
     # cold read: meta-llama/Meta-Llama-3.1-8B-Instruct refused)
     former = text.replace("model='meta-llama/Llama-3.1-8B-Instruct'", "model='meta-llama/Meta-Llama-3.1-8B-Instruct'")

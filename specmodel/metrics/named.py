@@ -51,6 +51,30 @@ def deployment_names(catalog: Catalog) -> dict[str, dict]:
     return {"target": targets, "drafter": drafters, "checkpoint": checkpoints, "kind": kinds, "target_id": target_ids}
 
 
+# What may follow a model's name in a variant's ("Qwen3-32B-FP8", "Qwen3-30B-A3B-Instruct-2507",
+# "Llama-3.2-1B" beside the catalog's "Llama-3.2-1B-Instruct").
+_NAME_SEPARATORS = "-_."
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether one lower-case model name is the other with more words after it."""
+    return a != b and any(a.startswith(b + sep) or b.startswith(a + sep) for sep in _NAME_SEPARATORS)
+
+
+def site_name(name: str, by_name: dict[str, str]) -> tuple[str | None, bool]:
+    """The key a model ``name`` (a Hugging Face id or its model part) names in ``by_name`` (a map
+    of deployment_names), and whether it names it exactly: else the one entry whose name it is
+    with more words or fewer (a quantisation, a later release, a base checkpoint), the nearest the
+    catalog has; (None, False) where none or several are. Found by a cold read: a text naming
+    Qwen/Qwen3-30B-A3B-Instruct-2507 and the catalog's head for Qwen3-30B-A3B priced dense Qwen3-8B.
+    views/metrics.js siteName and core/url-state.js read names by the same rule."""
+    part = _last_part(name)
+    if part in by_name:
+        return by_name[part], True
+    keys = {key for known, key in by_name.items() if _alike(part, known)}
+    return (keys.pop(), False) if len(keys) == 1 else (None, False)
+
+
 def served_models(reading: Reading) -> tuple[tuple[str, ...], str]:
     """The models ``reading`` names and where it names them: a scrape's ``model_name`` labels, else
     a log's vLLM start-up line; ((), "") where it names none."""
@@ -63,22 +87,31 @@ def served_models(reading: Reading) -> tuple[tuple[str, ...], str]:
 
 def named_target(reading: Reading, names: dict[str, dict[str, str]]) -> str | None:
     """The target key of the model ``reading`` names (``names``: deployment_names), where every
-    name it gives is that one catalog target; None where it names none, one the catalog lacks,
-    or several."""
+    name it gives is that one catalog target or its nearest (site_name); None where it names none,
+    one the catalog has nothing near, or several."""
     models, _ = served_models(reading)
-    keys = {names["target"].get(_last_part(m)) for m in models}
+    keys = {site_name(m, names["target"])[0] for m in models}
     return keys.pop() if len(keys) == 1 and None not in keys else None
+
+
+def names_target_exactly(reading: Reading, names: dict[str, dict[str, str]]) -> bool:
+    """Whether every model ``reading`` names is a catalog target by its own name (not the nearest
+    one, site_name)."""
+    models, _ = served_models(reading)
+    return bool(models) and all(site_name(m, names["target"])[1] for m in models)
 
 
 def named_drafter(reading: Reading, names: dict[str, dict[str, str]]) -> str | None:
     """The drafter key a vLLM start-up line in ``reading`` names, by its method ("eagle3",
-    "ngram"), else by its draft model's id (``names``: deployment_names); None where it names none
-    or one the catalog lacks (vLLM's "eagle", "medusa", "mtp", a draft model not in the catalog)."""
+    "ngram"), else by its draft model's id or the nearest the catalog has (site_name; ``names``:
+    deployment_names); None where it names none or one the catalog lacks (vLLM's "eagle", "medusa", "mtp", a draft model not in the catalog)."""
     startup = reading.startup or {}
     method, model = startup.get("method"), startup.get("draft_model")
     if not method:
         return None
-    return names["drafter"].get(method.lower()) or (names["drafter"].get(_last_part(model)) if model else None)
+    # (a draft model by its name: the names of kinds, eagle3 and ngram, are none)
+    models = {name: key for name, key in names["drafter"].items() if name not in names["kind"].values()}
+    return names["drafter"].get(method.lower()) or (site_name(model, models)[0] if model else None)
 
 
 def named_checkpoint(reading: Reading, drafter: str, target: str, names: dict) -> bool:

@@ -149,6 +149,8 @@ def hostile_queries() -> list[str]:
                 "drafter=n-gram", "drafter=EAGLE-3", "drafter=N_GRAM&drafter=foo", "drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
                 "target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B", "drafter=someone/ngram-lookup",
                 "drafter=meta-llama/Llama-3.2-1B&target=llama-3.1-8b-instruct", "target=Qwen/Qwen3-8B-FP8",
+                "target=Qwen/Qwen3-32B-FP8", "target=Qwen/Qwen3-30B-A3B-Instruct-2507&drafter=eagle3", "drafter=Qwen/Qwen3-8B",
+                "drafter=meta-llama/Llama-3.2-1B", "target=Qwen/Qwen3", "drafter=Qwen/Qwen3-4B-Instruct-2507",
                 "target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct",
                 "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1",
                 # an EAGLE-3 head by its id, the link's target's or another's, and vLLM's keys
@@ -225,7 +227,8 @@ def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
         return re.fullmatch(r"[1-9][0-9]{0,2}", text, re.ASCII) is not None
     if isinstance(axis[0], str):
         return any(offered is None or v in offered
-                   for v in _named(name, axis, text) + _of_kind(name, text, offered) + _kind_in_id(name, text, offered))
+                   for v in _named(name, axis, text) + _of_kind(name, text, offered) + _kind_in_id(name, text, offered)
+                   + _nearest(name, text, offered))
     return not math.isnan(_number(text))
 
 
@@ -238,6 +241,21 @@ def _kind_in_id(name: str, text: str, offered: list | None) -> list:
         return []
     single = [k for k in set(kinds.values()) if list(kinds.values()).count(k) == 1 and _loose(k) in _loose(text)]
     return [v for v in (offered or manifest()["axes"][name]) if single and kinds[v] == single[0]]
+
+
+def _nearest(name: str, text: str, offered: list | None) -> list:
+    """For an id the site lacks (owner/name), nothing else reading it: the one model of the field
+    whose name the id's is with more words or fewer (Qwen/Qwen3-32B-FP8 → qwen3-32b), where the
+    configuration offers it; else []."""
+    by_name = manifest()["deployment_names"].get(name)
+    if (by_name is None or not re.fullmatch(r"[\w.-]+/[\w.-]+", text, re.ASCII) or _named(name, manifest()["axes"][name], text)
+            or _of_kind(name, text, offered) or _kind_in_id(name, text, offered)):
+        return []
+    part = text.lower().rsplit("/", 1)[-1]
+    kinds = set(manifest()["deployment_names"]["kind"].values())
+    keys = {key for known, key in by_name.items()
+            if known != part and known not in kinds and any(part.startswith(known + sep) or known.startswith(part + sep) for sep in "-_.")}
+    return [k for k in keys if offered is None or k in offered] if len(keys) == 1 else []
 
 
 def _of_kind(name: str, text: str, offered: list | None) -> list:
@@ -296,6 +314,10 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
                     notes += 1
                 else:
                     asked.add(name)
+            elif not match and _nearest(name, text, offered):
+                # an id the site lacks, near one model it has: that one, said so
+                state[name] = _nearest(name, text, offered)[0]
+                notes += 1
             elif not match and _kind_in_id(name, text, offered):
                 # an id the site lacks naming a kind it has one drafter of: that one, said so
                 state[name] = _kind_in_id(name, text, offered)[0]
@@ -396,6 +418,13 @@ def test_a_link_naming_a_model_by_its_hugging_face_id_opens_it():
     # Llama-3.2-1B draft model, where the paste box read the same id as the EAGLE-3 head)
     state, notes = expected("target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B")
     assert (state["drafter"], notes) == ("eagle3", 1)
+    # an id the site lacks near one model it has (a quantisation, a later release, a base
+    # checkpoint): that one, said so (found by a cold read: the default target priced)
+    state, notes = expected("target=Qwen/Qwen3-32B-FP8")
+    assert (state["target"], notes) == ("qwen3-32b", 1)
+    state, notes = expected("target=Qwen/Qwen3-30B-A3B-Instruct-2507&drafter=eagle3")
+    assert (state["target"], state["drafter"], notes) == ("qwen3-30b-a3b", "eagle3", 1)
+    assert expected("target=Qwen/Qwen3")[0]["target"] == "qwen3-8b"  # several are near: none
 
 
 def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
@@ -412,7 +441,7 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
          "?target=qwen3-14b&method=draft_model", "?model=Qwen/Qwen3-8B",
          "?target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
          "?drafter=meta-llama/Llama-3.2-1B&target=llama-3.1-8b-instruct", "?target=Qwen/Qwen3-8B-FP8",
-         "?target=Qwen/Qwen3-8B&drafter=AngelSlim/Qwen3-14B_eagle3"])
+         "?target=Qwen/Qwen3-8B&drafter=AngelSlim/Qwen3-14B_eagle3", "?drafter=Qwen/Qwen3-8B"])
     assert notes == [
         ["target=meta-llama/Meta-Llama-3-8B-Instruct names no model the site has; using Qwen3-8B."],
         ["drafter=lmsys/SGLang-Medusa-Llama-3.1-8B-Instruct-SpecForge names no model the site has; "
@@ -428,11 +457,13 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
          "for Llama-3.1-8B-Instruct."],
         # an id the site lacks that holds the name of the model used: that model's own id said
         # (found by a cold read: "… names no model the site has; using Llama-3.2-1B draft model")
-        ["drafter=meta-llama/Llama-3.2-1B names no model the site has; using its Llama-3.2-1B draft model, "
-         "'meta-llama/Llama-3.2-1B-Instruct'."],
-        ["target=Qwen/Qwen3-8B-FP8 names no model the site has; using its Qwen3-8B, 'Qwen/Qwen3-8B'."],
+        ["drafter=meta-llama/Llama-3.2-1B names no model the site has; using the nearest, its Llama-3.2-1B draft "
+         "model, 'meta-llama/Llama-3.2-1B-Instruct'."],
+        ["target=Qwen/Qwen3-8B-FP8 names no model the site has; using the nearest, its Qwen3-8B, 'Qwen/Qwen3-8B'."],
         # an id quoted whole, in every note (found by a cold read: "AngelSlim/Qwen3-14B_…")
-        ["drafter=AngelSlim/Qwen3-14B_eagle3 is the EAGLE-3 head for Qwen3-14B; using the one for Qwen3-8B."]]
+        ["drafter=AngelSlim/Qwen3-14B_eagle3 is the EAGLE-3 head for Qwen3-14B; using the one for Qwen3-8B."],
+        # a target's id as the drafter (found by a cold read: "names no model the site has")
+        ["drafter=Qwen/Qwen3-8B is a target the site has, not a drafter; using Qwen3-0.6B draft model."]]
 
 
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):
@@ -566,7 +597,7 @@ LOAD_REPORT = """() => {
           ? 'P0' : e.tagName + (e.tagName === 'P' ? e.querySelectorAll(':scope > :not(span.spec-nowrap)').length
                                                   + [...e.children].filter((c) => c.childElementCount).length : e.childElementCount)),
     },
-    controls: Object.fromEntries(['batch','context','drafter','gamma','alpha','acceptance','workload'].map((k) => [k, form.elements.namedItem(k).value])),
+    controls: Object.fromEntries(['gpu','target','batch','context','drafter','gamma','alpha','acceptance','workload'].map((k) => [k, form.elements.namedItem(k).value])),
     search: location.search,
     census,
     suspicious,

@@ -1023,9 +1023,26 @@ def test_a_start_up_line_naming_other_gpus_than_the_site_holds_is_told(home):
     sixteen = text.replace("tensor_parallel_size=1", "tensor_parallel_size=16")
     _paste(home, sixteen)
     assert ("The text names tensor_parallel_size=16 (vLLM's start-up line); the answer prices Llama-3.1-8B-Instruct on "
-            "1 GPU (H100 SXM), as the model prices 1, 2, 4 or 8 GPUs.") in answer.inner_text().replace("\u00a0", " ")
+            "1 GPU (H100 SXM), as the site's data hold it: the model prices 1, 2, 4 or 8 GPUs, not 16.") in \
+        answer.inner_text().replace("\u00a0", " ")
+    # a count for the text's own target, not another the reader sets (found by a cold read)
+    _paste(home, two)
+    home.select_option("#metrics-target", "llama-3.3-70b-instruct")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.3-70B-Instruct on')")
+    assert "tensor_parallel_size" not in answer.inner_text()
+    home.select_option("#metrics-target", "llama-3.1-8b-instruct")
     _paste(home, text)
     assert "tensor_parallel_size" not in answer.inner_text()
+    # a variant of a target the site has: the nearest, said (found by a cold read: a text naming
+    # Qwen/Qwen3-30B-A3B-Instruct-2507 and the head for Qwen3-30B-A3B priced dense Qwen3-8B)
+    moe = text.replace("model='meta-llama/Llama-3.1-8B-Instruct'", "model='Qwen/Qwen3-30B-A3B-Instruct-2507'").replace(
+        "model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "model='AngelSlim/Qwen3-a3B_eagle3'")
+    _paste(home, moe)
+    _check_answer_against_cli(home, _cli(stdin=moe))
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert ("The answer prices Qwen3-30B-A3B, 'Qwen/Qwen3-30B-A3B', the nearest the site has to the model the text "
+            "names, 'Qwen/Qwen3-30B-A3B-Instruct-2507' (vLLM's start-up line).") in shown, shown
+    assert "The answer prices the EAGLE-3 head: the text names it" in shown, shown
 
 
 def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home):

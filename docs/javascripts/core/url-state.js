@@ -54,6 +54,19 @@ function shown(raw, length = SHOWN_LENGTH) {
 const HF_ID = /^[\w.-]+\/[\w.-]+$/;
 const quoted = (raw) => (HF_ID.test(raw.trim()) ? shown(raw.trim(), ID_SHOWN_LENGTH) : shown(raw));
 
+// The key a model's name (a Hugging Face id or its model part) names in `byName` (a map of the
+// manifest's deployment_names) and whether exactly, [key, true]; else the one entry whose name it
+// is with more words or fewer (a quantisation, a later release, a base checkpoint), the nearest
+// the site has, [key, false]; else [null, false]. named.py site_name (found by a cold read: a text
+// naming Qwen/Qwen3-30B-A3B-Instruct-2507 and the head for Qwen3-30B-A3B priced dense Qwen3-8B).
+export function siteName(name, byName) {
+  const part = name.split("/").pop().toLowerCase();
+  if (Object.hasOwn(byName, part)) return [byName[part], true];
+  const alike = (a, b) => a !== b && [..."-_."].some((sep) => a.startsWith(b + sep) || b.startsWith(a + sep));
+  const keys = new Set(Object.entries(byName).filter(([known]) => alike(part, known)).map(([, key]) => key));
+  return keys.size === 1 ? [[...keys][0], false] : [null, false];
+}
+
 // A grid value as the controls write it: thousands separated (4,096), α to two decimals (0.80;
 // found by a cold read: "using the nearest value, 0.8" beside the control's 0.80).
 function written(value) {
@@ -127,6 +140,16 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
   // manifest's deployment_names, as the paste box reads them: found by a cold read, a link naming
   // the 1.7B draft model by its id given the 0.6B)
   const byId = ids?.[name]?.[wanted.split("/").pop()];
+  // or, by an id the site lacks, the nearest model it has, where the configuration offers it: one
+  // whose name the id's is with more words or fewer (Qwen/Qwen3-32B-FP8, a base checkpoint), said
+  // so (metrics.js siteName, as the paste box reads a text's; found by a cold read: the default
+  // target used, where a variant of Qwen3-32B or Qwen3-30B-A3B was named)
+  // (a drafter by its model's name: the names of kinds, eagle3 and ngram, are none)
+  const models = Object.fromEntries(Object.entries(ids?.[name] ?? {}).filter(([n]) => !Object.values(ids?.kind ?? {}).includes(n)));
+  const near = () => {
+    const [nearId, exactly] = HF_ID.test(raw.trim()) ? siteName(wanted, models) : [null, true];
+    return !exactly && nearId !== null && (offered ?? values).includes(nearId) ? nearId : undefined;
+  };
   // or an EAGLE-3 head's id (AngelSlim/Qwen3-8B_eagle3: the id the page's vLLM flags print; found
   // by a cold read, refused for the 0.6B draft model). A head drafts for the target it was
   // trained on: one trained for another target than the link's opens that target's head, said so.
@@ -141,7 +164,7 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
   const kindInId = name === "drafter" && isId && byId === undefined && !head
     ? kinds.find((k) => kinds.filter((other) => other === k).length === 1 && loose(wanted).includes(loose(k))) : undefined;
   const ofIdKind = kindInId ? (offered ?? values).filter((v) => ids.kind[v] === kindInId) : [];
-  const value = values.find((v) => v.toLowerCase() === wanted)
+  let value = values.find((v) => v.toLowerCase() === wanted)
     // a key written loosely (n-gram, EAGLE-3: as the page writes the drafters; found by a cold read)
     ?? values.find((v) => loose(v) === loose(wanted) && loose(wanted) !== "")
     ?? values.find((v) => loose(labels?.[name]?.[v] ?? v) === loose(wanted) && loose(wanted) !== "")
@@ -149,6 +172,8 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
     ?? values.find((v) => v === head?.drafter)
     ?? ofKind[0]
     ?? ofIdKind[0];
+  const nearest = value === undefined ? near() : undefined;
+  value ??= nearest;
   if (value === undefined) {
     const other = Object.keys(labels?.[name] ?? {}).find((v) => v.toLowerCase() === wanted);
     if (name === "cost_model" && other) {
@@ -158,18 +183,22 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
     // a Hugging Face id the site has no model for, quoted whole, where a cut hid the part that
     // differs (found by a cold read: "target=meta-llama/Meta-Llam…")
     if (ids?.[name] && isId) {
-      // the id of the model used where one id holds the other's name (found by a cold read:
-      // "meta-llama/Llama-3.2-1B names no model the site has; using Llama-3.2-1B draft model")
-      const fallbackId = name === "target" ? ids.target_id?.[fallback] : ids.checkpoint?.[fallback]?.[target];
-      const model = (id) => loose(id.split("/").pop());
-      const alike = fallbackId && (model(fallbackId).includes(model(wanted)) || model(wanted).includes(model(fallbackId)));
-      const using = alike ? `its ${describe(name, fallback, labels)}, '${fallbackId}'` : describe(name, fallback, labels);
-      return { value: fallback, note: `${key}=${said} names no model the site has; using ${using}.`, rejected: true };
+      // a target's id given as the drafter (or a drafter's as the target) is a model the site has
+      // (found by a cold read: "drafter=Qwen/Qwen3-8B names no model the site has")
+      const other = name === "drafter" ? ids.target : name === "target" ? ids.drafter : undefined;
+      const [otherKey, otherExactly] = other ? siteName(wanted, other) : [null, false];
+      const role = name === "drafter" ? "a target" : "a drafter";
+      const why = otherKey !== null && otherExactly ? `is ${role} the site has, not a ${name}` : "names no model the site has";
+      return { value: fallback, note: `${key}=${said} ${why}; using ${describe(name, fallback, labels)}.`, rejected: true };
     }
     // the choices as the controls name them (key in brackets) where that stays short, else by the
     // URL's names: a note is a line or two
     const named = values.map((v) => `${describe(name, v, labels)} (${v})`).join(", ");
     return reject(`is not one of ${named.length <= CHOICES_LENGTH ? named : values.join(", ")}`);
+  }
+  if (nearest !== undefined) {
+    const id = name === "target" ? ids.target_id?.[value] : ids.checkpoint?.[value]?.[target];
+    return { value, note: `${key}=${said} names no model the site has; using the nearest, its ${describe(name, value, labels)}${id ? `, '${id}'` : ""}.` };
   }
   if (value === ofIdKind[0] && value !== undefined && ofKind.length === 0) {
     return { value, note: `${key}=${said} is an ${describe(name, value, labels)} the site does not have; using the one for ${describe("target", target, labels)}.` };

@@ -4,7 +4,7 @@
 // Everything from the pasted text is written with textContent, never as HTML.
 import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
-import { availableValues, configurationOf, sameState, snap } from "../core/url-state.js";
+import { availableValues, configurationOf, sameState, siteName, snap } from "../core/url-state.js";
 import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid, residualDecimals } from "../metrics/fit.js";
 import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, dataParallel, grouped, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
 import { gpusText } from "./controls.js";
@@ -157,11 +157,15 @@ function servedModels(reading) {
 // Found by a cold read: a log naming Llama-3.1-8B-Instruct and its EAGLE-3 head priced as Qwen3-8B.
 export function namedDeployment(reading, names) {
   const [models] = servedModels(reading);
-  const targets = new Set(models.map((m) => names.target[lastPart(m)] ?? null));
+  const targets = new Set(models.map((m) => siteName(m, names.target)[0]));
   const target = targets.size === 1 && !targets.has(null) ? [...targets][0] : null;
   const { method, draft_model: model } = reading.startup ?? {};
-  const drafter = method ? (names.drafter[method.toLowerCase()] ?? (model ? names.drafter[lastPart(model)] : undefined) ?? null) : null;
-  return { target, drafter };
+  // (a draft model by its name: the names of kinds, eagle3 and ngram, are none)
+  const draftModels = Object.fromEntries(Object.entries(names.drafter).filter(([n]) => !Object.values(names.kind).includes(n)));
+  const drafter = method ? (names.drafter[method.toLowerCase()] ?? (model ? siteName(model, draftModels)[0] : null)) : null;
+  // whether every model the text names is that target by its own name (not the nearest)
+  const exactly = target !== null && models.every((m) => siteName(m, names.target)[1]);
+  return { target, drafter, exactly };
 }
 
 // The models a text names, quoted, with where (report.py models_said); null where it names none.
@@ -576,8 +580,11 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // a setting the text named, still shown and not since chosen by the reader
     const fromText = (name) => fitted.fromText[name] === state[name] && !setByReader(name);
     const named = namedModels(fitted.reading, state.target, manifest.deployment_names);
-    if (fromText("target")) {
+    if (fromText("target") && namedDeployment(fitted.reading, manifest.deployment_names).exactly) {
       nodes.push(el("p", `The answer prices ${labels.target[state.target]}: the text names it, ${modelsSaid(fitted.reading)}.`));
+    } else if (fromText("target")) {
+      // a variant of a target the site has (report: the catalog's nearest)
+      nodes.push(el("p", `The answer prices ${labels.target[state.target]}, '${manifest.deployment_names.target_id[state.target]}', the nearest the site has to the model the text names, ${modelsSaid(fitted.reading)}.`));
     } else if (named) {
       const told = `The text names the model ${named}; the answer prices ${labels.target[state.target]}`;
       nodes.push(el("p", setByReader("target") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
@@ -589,12 +596,14 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // the GPUs the text's start-up line names, where the site's data hold the target on another
     // number (found by a cold read: a log on 2 GPUs answered --tensor-parallel-size 4, unsaid;
     // report.py named_gpus_note, fit-metrics --site-grid)
-    const textGpus = fitted.reading.startup?.tensor_parallel_size ?? null;
+    // (for the target the text names: a count for another model is not the reader's; found by a cold read)
+    const textGpus = namedDeployment(fitted.reading, manifest.deployment_names).target === state.target
+      ? fitted.reading.startup?.tensor_parallel_size ?? null : null;
     if (textGpus !== null && textGpus !== state.tp) {
       const priced = manifest.cli.tensor_parallel;
       const why = priced.includes(textGpus)
         ? `as the site's data hold it: specmodel fit-metrics prices the ${textGpus} the text names`
-        : `as the model prices ${priced.slice(0, -1).join(", ")} or ${priced.at(-1)} GPUs`;
+        : `as the site's data hold it: the model prices ${priced.slice(0, -1).join(", ")} or ${priced.at(-1)} GPUs, not ${textGpus}`;
       const gpus = `${state.tp} GPU${state.tp === 1 ? "" : "s"} (${labels.gpu[state.gpu]})`;
       nodes.push(el("p", `The text names tensor_parallel_size=${textGpus} (vLLM's start-up line); the answer prices ${labels.target[state.target]} on ${gpus}, ${why}.`,
         { class: "spec-metrics__warn" }));
