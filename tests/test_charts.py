@@ -760,3 +760,18 @@ def test_the_closed_form_figure_says_how_each_acceptance_shape_compares_with_its
         # (at γ = 1 every shape is α at its one position: the curve itself)
         assert np.allclose(readout[~past_one], curve[~past_one]), shape
         assert compare(readout[past_one], curve[past_one]).all(), shape
+
+
+def test_the_roofline_labels_its_batch_as_the_page_writes_it(specs, site):
+    """Found by a cold read: the roofline figure's dot read "batch 1024" where every other number
+    on the page is written 1,024."""
+    svg = render_svg(specs["roofline"], _rows(site, "roofline", {**STATE, "batch": 1024}))
+    assert "batch 1,024" in svg and "batch 1024" not in svg
+
+
+def test_the_breakdowns_two_bars_of_a_model_stand_apart(specs):
+    """Found by a cold read: under the ideal whole-pass model n-gram's iteration and the plain step
+    are one colour, and touching they read as one block. A gap between a model's two bars."""
+    layers = specs["breakdown"]["layer"]
+    paddings = [layer["encoding"]["yOffset"]["scale"]["paddingInner"] for layer in layers]
+    assert paddings and all(p >= 0.2 for p in paddings), paddings

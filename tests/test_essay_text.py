@@ -604,3 +604,27 @@ def test_the_paragraph_over_the_simulation_says_its_settings_are_the_opening_one
     text = re.sub(r"\s+", " ", plain_text(pages["index.md"]))
     [said] = re.findall(r"The simulation below runs this site's cost model\. (.*?(?:elsewhere|Two cost models))", text)
     assert said.startswith("It opens on") and "a shared link" in said, said
+
+
+def test_the_engine_log_link_quotes_the_logs_own_readout_in_the_bar(pages):
+    """Found by a cold read: the link introducing the engine's log line put tokens/s in the bar
+    (3,249), a number the line does not have beside its Accepted throughput (2002.66, without
+    the bonus token); the line leads with the mean acceptance length, which the bar quotes."""
+    intro = re.search(r"Here it is for the model at \[[^\]]*\]\([^)]*\)\{([^}]*)\}", pages["index.md"])
+    assert intro and 'data-bar-readout="mean_acceptance_length"' in intro[1], intro
+
+
+def test_what_prompt_lookup_adds_is_said_whole(pages):
+    """Found by a cold read: "what it adds is the verify pass's extra arithmetic … which is why the
+    ideal model's 2.46× becomes 1.84×", where the breakdown figure shows a quarter of the added
+    time at 64 sequences is the engine's per-step work and the lookup's own. The sentence names
+    both, and the model has both."""
+    from specmodel.breakdown import iteration_breakdown, plain_step_breakdown
+    text = plain_text(pages["index.md"])
+    assert "what it adds is the verify pass's extra arithmetic and, in a real engine, more work per step" in text
+    calibrated = cost_model(CALIBRATED, CATALOG.engines["vllm"].constants)
+    target, gpu = CATALOG.targets["qwen3-8b"], CATALOG.gpus["h100-sxm"]
+    ngram = CATALOG.drafter("ngram", "qwen3-8b")
+    spec = iteration_breakdown(calibrated, ngram, target, gpu, 64, 2048, 4)
+    plain = plain_step_breakdown(calibrated, target, gpu, 64, 2048)
+    assert spec["step_overhead"] > plain["step_overhead"] and spec["drafter_overhead"] > 0

@@ -77,7 +77,10 @@ def spec(context: dict) -> dict:
     )
     y = alt.Y("model:N", title=None, sort=list(models),
               axis=alt.Axis(labelExpr=label_expr(SHORT_MODELS, "datum.value"), labelLimit=100, minExtent=80))
-    offset = alt.YOffset("step:N", sort=list(steps))
+    # a gap between a model's two bars: where drafting adds no part of its own (n-gram under the
+    # ideal whole-pass model) the two are one colour, and touching they read as one block (found
+    # by a cold read)
+    offset = alt.YOffset("step:N", sort=list(steps), scale=alt.Scale(paddingInner=0.25))
     # The bars' end labels get room in pixels, right of the axis: the axis fits the longest bar.
     # (An invisible point at 1.9× the longest bar made room in data units: a 16.8 ms bar on a
     # 34 ms axis.)

@@ -21,7 +21,7 @@ COLUMNS = [column("batch", "concurrent sequences", "int"),
            column("arithmetic_intensity", "FLOP per byte", "num1"),
            column("attained_flops_per_s", "attained FLOP/s", "tflops"), column("fits", "fits in memory", "yes")]
 HEIGHT = 260
-LABEL_WIDTH = 70  # px: "batch 1024" in bold, and a margin
+LABEL_WIDTH = 74  # px: "batch 1,024" in bold, and a margin
 
 
 def spec(context: dict) -> dict:
@@ -65,7 +65,7 @@ def spec(context: dict) -> dict:
         fontWeight="bold", color=ORANGE,
         align=alt.expr(f"{room_left} ? 'right' : 'left'"), dx=alt.expr(f"{room_left} ? -8 : 8"),
         baseline=alt.expr(f"{room_left} ? 'bottom' : 'top'"), dy=alt.expr(f"{room_left} ? -8 : 8"),
-    ).encode(x=x, y=y, text=alt.Text("label:N")).transform_calculate(label="'batch ' + datum.batch")
+    ).encode(x=x, y=y, text=alt.Text("label:N")).transform_calculate(label="'batch ' + format(datum.batch, ',')")
     chart = alt.layer(roof_line, points, label).properties(
         width="container", height=HEIGHT,
         title=title("The verify pass on the ideal roofline", "Grey: the most FLOP/s reachable at each",
