@@ -538,8 +538,8 @@ def test_a_link_whose_sentence_quotes_another_readout_shows_it_in_the_bar(page, 
     """Found by a cold read: the links of the section on arithmetic answered in the bar with a
     speedup the section never quotes (3.03×), and the arithmetic ratio they are about only in the
     full simulation; so did the links on memory. Each link naming the readout its sentence quotes
-    shows it in the bar, at the value the sentence (or table row) quotes; a link about the speedup
-    shows none."""
+    shows it in the bar, at the value the sentence (or table row, or the log line it introduces)
+    quotes; a link about the speedup shows none."""
     page.goto("/")
     wait_rendered(page, "")
     links = page.locator("article a.explore[data-bar-readout]")
@@ -554,7 +554,10 @@ def test_a_link_whose_sentence_quotes_another_readout_shows_it_in_the_bar(page, 
     for i in range(links.count()):
         link = links.nth(i)
         keys, query = link.get_attribute("data-bar-readout").split(" "), link.evaluate("a => a.search")
-        context = link.evaluate("a => a.closest('tr, li, p').textContent.replace(/\\s+/g, ' ')")
+        # (the sentence's block, and the log line or code it introduces)
+        context = link.evaluate("""a => { const block = a.closest('tr, li, p'); const next = block.nextElementSibling;
+          const code = next && (next.matches('pre') || next.querySelector(':scope > pre')) ? next.textContent : '';
+          return (block.textContent + ' ' + code).replace(/\\s+/g, ' '); }""")
         link.click()
         wait_rendered(page, query)
         shown = page.eval_on_selector_all("#simulation [data-bar] [data-bar-quoted]:not([hidden])",
