@@ -147,7 +147,7 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
   // (a drafter by its model's name: the names of kinds, eagle3 and ngram, are none)
   const models = Object.fromEntries(Object.entries(ids?.[name] ?? {}).filter(([n]) => !Object.values(ids?.kind ?? {}).includes(n)));
   const near = () => {
-    const [nearId, exactly] = HF_ID.test(raw.trim()) ? siteName(wanted, models) : [null, true];
+    const [nearId, exactly] = isId ? siteName(wanted, models) : [null, true];
     return !exactly && nearId !== null && (offered ?? values).includes(nearId) ? nearId : undefined;
   };
   // or an EAGLE-3 head's id (AngelSlim/Qwen3-8B_eagle3: the id the page's vLLM flags print; found
