@@ -53,7 +53,8 @@ def deployment_names(catalog: Catalog) -> dict[str, dict]:
 
 # What may follow a model's name in a variant's ("Qwen3-32B-FP8", "Qwen3-30B-A3B-Instruct-2507",
 # "Llama-3.2-1B" beside the catalog's "Llama-3.2-1B-Instruct").
-_NAME_SEPARATORS = "-_."
+# ("_" is none: AngelSlim's heads are "Qwen3-8B_eagle3", no variant of Qwen3-8B)
+_NAME_SEPARATORS = "-."
 
 
 def _alike(a: str, b: str) -> bool:

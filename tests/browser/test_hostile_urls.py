@@ -97,6 +97,8 @@ PAGE_MUST = [
     "workload=64%00", "batch", "batch&gamma", "batch=", "=64", "batch=2&batch=8",
     "&".join(f"batch={n}" for n in range(300)), "%62atch=64", "batch=1e3", "batch=0x10", "batch=1_000",
     "alpha=NaN", "gamma=-Infinity", "context=-5", "batch=" + "9" * 40, "Batch=64&gamma=3", "gama=3&utm_source=x",
+    # keys as vLLM spells them: read, said, and no correction in the bar (found by a cold read)
+    "num_speculative_tokens=7&method=eagle3",
 ]
 
 
@@ -151,6 +153,8 @@ def hostile_queries() -> list[str]:
                 "drafter=meta-llama/Llama-3.2-1B&target=llama-3.1-8b-instruct", "target=Qwen/Qwen3-8B-FP8",
                 "target=Qwen/Qwen3-32B-FP8", "target=Qwen/Qwen3-30B-A3B-Instruct-2507&drafter=eagle3", "drafter=Qwen/Qwen3-8B",
                 "drafter=meta-llama/Llama-3.2-1B", "target=Qwen/Qwen3", "drafter=Qwen/Qwen3-4B-Instruct-2507",
+                "target=AngelSlim/Qwen3-8B_eagle3", "drafter=Qwen/Qwen3-8B-FP8", "target=Qwen/Qwen3-4B-Instruct-2507",
+                "target=meta-llama/Llama-3.1-8B", "method=eagle3", "num_speculative_tokens=7&cost-model=whole-pass",
                 "target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct",
                 "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1",
                 # an EAGLE-3 head by its id, the link's target's or another's, and vLLM's keys
@@ -254,7 +258,7 @@ def _nearest(name: str, text: str, offered: list | None) -> list:
     part = text.lower().rsplit("/", 1)[-1]
     kinds = set(manifest()["deployment_names"]["kind"].values())
     keys = {key for known, key in by_name.items()
-            if known != part and known not in kinds and any(part.startswith(known + sep) or known.startswith(part + sep) for sep in "-_.")}
+            if known != part and known not in kinds and any(part.startswith(known + sep) or known.startswith(part + sep) for sep in "-.")}
     return [k for k in keys if offered is None or k in offered] if len(keys) == 1 else []
 
 
@@ -283,7 +287,7 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
     meant = {loose(n): s["key"] for s in m["state"] for n in (s["key"], s["name"], *s.get("aliases", []))}
     # (beside the setting's own key too: one more value of the setting, the last usable one wins)
     aliased = {k for k, _ in pairs if k not in KEYS and not FOREIGN.fullmatch(k) and meant.get(loose(k)) is not None}
-    notes += len(aliased)
+    notes += 0 if corrections_only else len(aliased)  # how a key was read: no correction
     notes += any(k not in KEYS and not FOREIGN.fullmatch(k) and k not in aliased for k, _ in pairs)
     pairs = [(meant[loose(k)] if k in aliased else k, v) for k, v in pairs]
     names = names_by_key()
@@ -310,22 +314,23 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
             if not match and _of_kind(name, text, offered):
                 # vLLM's method for a kind: the first the target takes, said so where it takes several
                 state[name] = _of_kind(name, text, offered)[0]
-                if len(_of_kind(name, text, offered)) > 1:
-                    notes += 1
-                else:
-                    asked.add(name)
+                notes += len(_of_kind(name, text, offered)) > 1
+                asked.add(name)
             elif not match and _nearest(name, text, offered):
                 # an id the site lacks, near one model it has: that one, said so
                 state[name] = _nearest(name, text, offered)[0]
                 notes += 1
+                asked.add(name)  # a value the link gives, read with a note: what it brings is said
             elif not match and _kind_in_id(name, text, offered):
                 # an id the site lacks naming a kind it has one drafter of: that one, said so
                 state[name] = _kind_in_id(name, text, offered)[0]
                 notes += 1
+                asked.add(name)
             elif match and by_head and state["target"] not in _head_targets(text)[1]:
                 # a head trained for another target: the target's own head, said so
                 state[name] = match[0]
                 notes += 1
+                asked.add(name)
             elif match:
                 state[name] = match[0]
                 asked.add(name)
@@ -345,8 +350,7 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
         value = _snap(axis, clamped, key in GEOMETRIC)
         moved = clamped != x or abs(value - x) > 1e-9 * max(1, abs(x))
         notes += moved
-        if not moved:
-            asked.add(name)
+        asked.add(name)
         state[name] = value
     # The configuration (GPU, target) holds data for some values only: its own number of GPUs, its
     # target's drafters, and away from the default one fewer of the other fields. A value it does
@@ -441,7 +445,9 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
          "?target=qwen3-14b&method=draft_model", "?model=Qwen/Qwen3-8B",
          "?target=llama-3.1-8b-instruct&drafter=yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
          "?drafter=meta-llama/Llama-3.2-1B&target=llama-3.1-8b-instruct", "?target=Qwen/Qwen3-8B-FP8",
-         "?target=Qwen/Qwen3-8B&drafter=AngelSlim/Qwen3-14B_eagle3", "?drafter=Qwen/Qwen3-8B"])
+         "?target=Qwen/Qwen3-8B&drafter=AngelSlim/Qwen3-14B_eagle3", "?drafter=Qwen/Qwen3-8B",
+         "?target=AngelSlim/Qwen3-8B_eagle3", "?drafter=meta-llama/Llama-3.2-1B", "?drafter=Qwen/Qwen3-8B-FP8",
+         "?target=meta-llama/Llama-3.1-8B"])
     assert notes == [
         ["target=meta-llama/Meta-Llama-3-8B-Instruct names no model the site has; using Qwen3-8B."],
         ["drafter=lmsys/SGLang-Medusa-Llama-3.1-8B-Instruct-SpecForge names no model the site has; "
@@ -463,7 +469,19 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
         # an id quoted whole, in every note (found by a cold read: "AngelSlim/Qwen3-14B_…")
         ["drafter=AngelSlim/Qwen3-14B_eagle3 is the EAGLE-3 head for Qwen3-14B; using the one for Qwen3-8B."],
         # a target's id as the drafter (found by a cold read: "names no model the site has")
-        ["drafter=Qwen/Qwen3-8B is a target the site has, not a drafter; using Qwen3-0.6B draft model."]]
+        ["drafter=Qwen/Qwen3-8B is a target the site has, not a drafter; using Qwen3-0.6B draft model."],
+        # a head's id as the target; a model near one the target cannot take; near a target (found
+        # by a cold read: "using the nearest, its Qwen3-8B" of the head; "names no model the site has")
+        ["target=AngelSlim/Qwen3-8B_eagle3 is a drafter the site has, not a target; using Qwen3-8B."],
+        ["drafter=meta-llama/Llama-3.2-1B names no model the site has; its nearest, the Llama-3.2-1B draft model, "
+         "cannot draft for Qwen3-8B; using Qwen3-0.6B draft model."],
+        ["drafter=Qwen/Qwen3-8B-FP8 names no drafter the site has (the nearest model it has, Qwen3-8B, is a target); "
+         "using Qwen3-0.6B draft model."],
+        # a target near one the site has brings its drafter, said (found by a cold read: unsaid)
+        ["target=meta-llama/Llama-3.1-8B names no model the site has; using the nearest, its Llama-3.1-8B-Instruct, "
+         "'meta-llama/Llama-3.1-8B-Instruct'.",
+         "Drafter: Llama-3.2-1B draft model (the starting Qwen3-0.6B draft model cannot draft for Llama-3.1-8B-Instruct, "
+         "another model family)."]]
 
 
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):

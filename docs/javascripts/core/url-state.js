@@ -62,7 +62,8 @@ const quoted = (raw) => (HF_ID.test(raw.trim()) ? shown(raw.trim(), ID_SHOWN_LEN
 export function siteName(name, byName) {
   const part = name.split("/").pop().toLowerCase();
   if (Object.hasOwn(byName, part)) return [byName[part], true];
-  const alike = (a, b) => a !== b && [..."-_."].some((sep) => a.startsWith(b + sep) || b.startsWith(a + sep));
+  // ("_" is no separator here: AngelSlim's heads are Qwen3-8B_eagle3, no variant of Qwen3-8B)
+  const alike = (a, b) => a !== b && [..."-."].some((sep) => a.startsWith(b + sep) || b.startsWith(a + sep));
   const keys = new Set(Object.entries(byName).filter(([known]) => alike(part, known)).map(([, key]) => key));
   return keys.size === 1 ? [[...keys][0], false] : [null, false];
 }
@@ -183,12 +184,21 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
     // a Hugging Face id the site has no model for, quoted whole, where a cut hid the part that
     // differs (found by a cold read: "target=meta-llama/Meta-Llam…")
     if (ids?.[name] && isId) {
-      // a target's id given as the drafter (or a drafter's as the target) is a model the site has
-      // (found by a cold read: "drafter=Qwen/Qwen3-8B names no model the site has")
-      const other = name === "drafter" ? ids.target : name === "target" ? ids.drafter : undefined;
-      const [otherKey, otherExactly] = other ? siteName(wanted, other) : [null, false];
-      const role = name === "drafter" ? "a target" : "a drafter";
-      const why = otherKey !== null && otherExactly ? `is ${role} the site has, not a ${name}` : "names no model the site has";
+      // a target's id given as the drafter (or a drafter's, a head's included, as the target) is a
+      // model the site has, or near one (found by cold reads: "drafter=Qwen/Qwen3-8B names no
+      // model the site has"; "target=AngelSlim/Qwen3-8B_eagle3 … using the nearest, its Qwen3-8B")
+      const otherName = name === "drafter" ? "target" : name === "target" ? "drafter" : undefined;
+      const [otherKey, otherExactly] = otherName ? siteName(wanted, ids[otherName]) : [null, false];
+      const otherHead = name === "target" ? headNamed(ids.checkpoint, wanted) : undefined;
+      const [nearKey] = siteName(wanted, models);
+      let why = "names no model the site has";
+      if ((otherKey !== null && otherExactly) || otherHead) why = `is ${otherName === "target" ? "a target" : "a drafter"} the site has, not a ${name}`;
+      else if (otherKey !== null) why = `names no ${name} the site has (the nearest model it has, ${describe(otherName, otherKey, labels)}, is a ${otherName})`;
+      else if (nearKey !== null && name === "drafter") {
+        // the nearest drafter, which the link's target cannot take (found by a cold read: "names no
+        // model the site has" under one target, "using the nearest" under another)
+        why = `names no model the site has; its nearest, the ${describe(name, nearKey, labels)}, cannot draft for ${describe("target", target, labels)}`;
+      }
       return { value: fallback, note: `${key}=${said} ${why}; using ${describe(name, fallback, labels)}.`, rejected: true };
     }
     // the choices as the controls name them (key in brackets) where that stays short, else by the
@@ -433,10 +443,13 @@ export function parseQuery(query, manifest) {
       asked.add(name);
       continue;
     }
-    const { value, note } = parsed(raw);
+    const { value, note, rejected } = parsed(raw);
     state[name] = value;
     if (note) notes.push(note);
-    else asked.add(name);
+    // a value the link gives, read with a note (the nearest model to an id), is asked for too: what
+    // the configuration then fills in is said (found by a cold read: a variant target's drafter
+    // changed unsaid)
+    if (!rejected) asked.add(name);
   }
   const unknown = unknownKeysNote(params, manifest, aliased);
   if (unknown) notes.push(unknown);
@@ -444,7 +457,9 @@ export function parseQuery(query, manifest) {
   // corrected: how many notes say the link asked for something it did not get (the bar says so);
   // the others say what the link's target or GPU filled in
   const all = [...notes, ...constrained.notes];
-  return { state: constrained.state, notes: all, corrected: all.length - constrained.filled };
+  // ("“method” read as drafter." says how a key was read, not that the link was corrected: found
+  // by a cold read, the bar said a link of vLLM's spellings was)
+  return { state: constrained.state, notes: all, corrected: all.length - constrained.filled - aliased.size };
 }
 
 // Only keys that differ from the defaults, in a fixed order, so equal states give equal URLs.
