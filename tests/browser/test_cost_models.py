@@ -53,14 +53,14 @@ def test_every_readout_equals_specmodel_under_both_models(page, page_log, state)
 
 
 def test_a_bad_cost_falls_back_and_says_so(page, page_log):
-    page.goto("/?cost=roofline&batch=64")
+    page.goto("/?cost=fastest&batch=64")
     expected = {**manifest()["defaults"], "batch": 64}
     wait_rendered(page, query_of(expected))
     assert controls_state(page) == expected
     notes = page.locator("#simulation [data-notes]")
     assert notes.is_visible()
     text = notes.inner_text()
-    assert "cost=roofline" in text and "calibrated" in text and "whole-pass" in text
+    assert "cost=fastest" in text and "calibrated" in text and "whole-pass" in text
     assert current_query(page) == "?batch=64"
 
 

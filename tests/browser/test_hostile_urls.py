@@ -139,7 +139,7 @@ def hostile_queries() -> list[str]:
     queries += [f"{name}=1" for f in FIELDS.values() if f.grid for name in (f.option.lstrip("-"), f.name) if name != f.key]
     # and by vLLM's name for it (num_speculative_tokens for gamma)
     queries += [f"{f.vllm_name}=1" for f in FIELDS.values() if f.grid and f.vllm_name]
-    queries += ["cost=ideal-roofline", "cost=Ideal%20Roofline", "cost=per-kernel", "cost=roofline", "gpu=H100%20SXM",
+    queries += ["cost=ideal-roofline", "cost=Ideal%20Roofline", "cost=per-kernel", "cost=roofline", "cost=fastest", "gpu=H100%20SXM",
                 "drafter=EAGLE-3%20head", "workload=steady_state", "acceptance=falling%20with%20position", "tp=abc",
                 "context=abc", "batch=abc", "num_speculative_tokens=5&gamma=2", "gamma=2&num_speculative_tokens=abc",
                 "gamma=2&num_speculative_tokens=6", "batch=1,024", "context=32,768",
@@ -155,6 +155,8 @@ def hostile_queries() -> list[str]:
                 "drafter=meta-llama/Llama-3.2-1B", "target=Qwen/Qwen3", "drafter=Qwen/Qwen3-4B-Instruct-2507",
                 "target=AngelSlim/Qwen3-8B_eagle3", "drafter=Qwen/Qwen3-8B-FP8", "target=Qwen/Qwen3-4B-Instruct-2507",
                 "target=meta-llama/Llama-3.1-8B", "method=eagle3", "num_speculative_tokens=7&cost-model=whole-pass",
+                "gpu=A100", "gpu=a100-80gb", "gpu=H100", "gpu=a100-pcie", "cost=ideal", "workload=steady", "target=qwen3-32b-awq",
+                "drafter=qwen3-1.7b-fp8", "gpu=x", "drafter=ab", "target=llama", "gpu=sxm",
                 "target=meta-llama/Llama-3.1-8B-Instruct&drafter=meta-llama/Llama-3.2-1B-Instruct",
                 "drafter=yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "target=mistralai/Mistral-7B-v0.1",
                 # an EAGLE-3 head by its id, the link's target's or another's, and vLLM's keys
@@ -232,7 +234,7 @@ def _usable(name: str, axis: list, text: str, offered: list | None) -> bool:
     if isinstance(axis[0], str):
         return any(offered is None or v in offered
                    for v in _named(name, axis, text) + _of_kind(name, text, offered) + _kind_in_id(name, text, offered)
-                   + _nearest(name, text, offered))
+                   + _nearest(name, text, offered) + _by_words(name, text, offered))
     return not math.isnan(_number(text))
 
 
@@ -248,11 +250,11 @@ def _kind_in_id(name: str, text: str, offered: list | None) -> list:
 
 
 def _nearest(name: str, text: str, offered: list | None) -> list:
-    """For an id the site lacks (owner/name), nothing else reading it: the one model of the field
-    whose name the id's is with more words or fewer (Qwen/Qwen3-32B-FP8 → qwen3-32b), where the
-    configuration offers it; else []."""
+    """For a model name the site lacks (with its owner or without), nothing else reading it: the one
+    model of the field whose name it is with more words or fewer (Qwen/Qwen3-32B-FP8 → qwen3-32b),
+    where the configuration offers it; else []."""
     by_name = manifest()["deployment_names"].get(name)
-    if (by_name is None or not re.fullmatch(r"[\w.-]+/[\w.-]+", text, re.ASCII) or _named(name, manifest()["axes"][name], text)
+    if (by_name is None or _named(name, manifest()["axes"][name], text)
             or _of_kind(name, text, offered) or _kind_in_id(name, text, offered)):
         return []
     part = text.lower().rsplit("/", 1)[-1]
@@ -260,6 +262,20 @@ def _nearest(name: str, text: str, offered: list | None) -> list:
     keys = {key for known, key in by_name.items()
             if known != part and known not in kinds and any(part.startswith(known + sep) or known.startswith(part + sep) for sep in "-.")}
     return [k for k in keys if offered is None or k in offered] if len(keys) == 1 else []
+
+
+def _by_words(name: str, text: str, offered: list | None) -> list:
+    """Nothing else reading a name: the one value (of those the configuration offers) whose key
+    or label holds every word of it, lettering aside (A100 → a100-sxm, "A100 SXM 80 GB"); a name
+    of three letters and digits at least; else []."""
+    axis = manifest()["axes"][name]
+    if (not isinstance(axis[0], str) or len(_loose(text)) < 3 or _named(name, axis, text) or _of_kind(name, text, offered)
+            or _kind_in_id(name, text, offered) or _nearest(name, text, offered)):
+        return []
+    words = [w for w in re.split(r"[^\w]+|_", text.lower()) if w]
+    labels = manifest()["labels"].get(name, {})
+    found = [v for v in (offered or axis) if all(w in _loose(v) or w in _loose(labels.get(v, "")) for w in words)]
+    return found if len(found) == 1 else []
 
 
 def _of_kind(name: str, text: str, offered: list | None) -> list:
@@ -321,6 +337,11 @@ def expected(query: str, corrections_only: bool = False) -> tuple[dict, int]:
                 state[name] = _nearest(name, text, offered)[0]
                 notes += 1
                 asked.add(name)  # a value the link gives, read with a note: what it brings is said
+            elif not match and _by_words(name, text, offered):
+                # a name whose every word one value's key or label holds: that one, said so
+                state[name] = _by_words(name, text, offered)[0]
+                notes += 1
+                asked.add(name)
             elif not match and _kind_in_id(name, text, offered):
                 # an id the site lacks naming a kind it has one drafter of: that one, said so
                 state[name] = _kind_in_id(name, text, offered)[0]
@@ -447,7 +468,7 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
          "?drafter=meta-llama/Llama-3.2-1B&target=llama-3.1-8b-instruct", "?target=Qwen/Qwen3-8B-FP8",
          "?target=Qwen/Qwen3-8B&drafter=AngelSlim/Qwen3-14B_eagle3", "?drafter=Qwen/Qwen3-8B",
          "?target=AngelSlim/Qwen3-8B_eagle3", "?drafter=meta-llama/Llama-3.2-1B", "?drafter=Qwen/Qwen3-8B-FP8",
-         "?target=meta-llama/Llama-3.1-8B"])
+         "?target=meta-llama/Llama-3.1-8B", "?gpu=A100", "?target=qwen3-32b-awq"])
     assert notes == [
         ["target=meta-llama/Meta-Llama-3-8B-Instruct names no model the site has; using Qwen3-8B."],
         ["drafter=lmsys/SGLang-Medusa-Llama-3.1-8B-Instruct-SpecForge names no model the site has; "
@@ -481,7 +502,11 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
         ["target=meta-llama/Llama-3.1-8B names no model the site has; using the nearest, its Llama-3.1-8B-Instruct, "
          "'meta-llama/Llama-3.1-8B-Instruct'.",
          "Drafter: Llama-3.2-1B draft model (the starting Qwen3-0.6B draft model cannot draft for Llama-3.1-8B-Instruct, "
-         "another model family)."]]
+         "another model family)."],
+        # a GPU by its chip's name; a model's variant without its owner (found by a cold read:
+        # ?gpu=A100 opened the H100; ?target=qwen3-32b-awq the default target)
+        ["gpu=A100 is not a name the site uses; using the nearest, A100 SXM 80 GB."],
+        ["target=qwen3-32b-awq names no model the site has; using the nearest, its Qwen3-32B, 'Qwen/Qwen3-32B'."]]
 
 
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):
@@ -547,8 +572,10 @@ def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log)
     # the controls name them; the command line's kernel-by-kernel model is said to be its (found
     # by cold reads: ?cost=per-kernel, ?cost=ideal-roofline "not one of calibrated, whole-pass")
     assert notes["cost=ideal-roofline"] == notes["cost=Ideal%20Roofline"] == notes["gpu=H100%20SXM"] == []
-    assert notes["cost=roofline"] == [
-        "cost=roofline is not one of calibrated to vLLM (calibrated), ideal roofline (whole-pass); using calibrated to vLLM."]
+    assert notes["cost=fastest"] == [
+        "cost=fastest is not one of calibrated to vLLM (calibrated), ideal roofline (whole-pass); using calibrated to vLLM."]
+    # a word of one name is that name, said (found by a cold read: ?gpu=A100 opened the H100)
+    assert notes["cost=roofline"] == ["cost=roofline is not a name the site uses; using the nearest, ideal roofline."]
     assert notes["cost=per-kernel"] == ["cost=per-kernel (ideal, kernel by kernel) is priced by specmodel evaluate and drawn "
                                         "in the breakdown figure, not offered here; using calibrated to vLLM."]
     assert notes["tp=abc"] == ["tp=abc is not a number the simulation can use; Qwen3-8B on H100 SXM runs on one GPU here; using 1."]

@@ -147,9 +147,19 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
   // target used, where a variant of Qwen3-32B or Qwen3-30B-A3B was named)
   // (a drafter by its model's name: the names of kinds, eagle3 and ngram, are none)
   const models = Object.fromEntries(Object.entries(ids?.[name] ?? {}).filter(([n]) => !Object.values(ids?.kind ?? {}).includes(n)));
+  // (with its owner or without: qwen3-32b-awq as Qwen/Qwen3-32B-AWQ; found by a cold read)
   const near = () => {
-    const [nearId, exactly] = isId ? siteName(wanted, models) : [null, true];
+    const [nearId, exactly] = ids?.[name] ? siteName(wanted, models) : [null, true];
     return !exactly && nearId !== null && (offered ?? values).includes(nearId) ? nearId : undefined;
+  };
+  // or a name whose every word the one value's key or label holds (A100, a100-80gb: the A100 SXM
+  // 80 GB; ideal: the ideal roofline; found by a cold read, ?gpu=A100 opened the H100), said so
+  const byWords = () => {
+    const words = wanted.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    if (loose(wanted).length < 3) return undefined;
+    const holds = (v) => words.every((w) => loose(v).includes(w) || loose(labels?.[name]?.[v] ?? "").includes(w));
+    const found = (offered ?? values).filter(holds);
+    return found.length === 1 ? found[0] : undefined;
   };
   // or an EAGLE-3 head's id (AngelSlim/Qwen3-8B_eagle3: the id the page's vLLM flags print; found
   // by a cold read, refused for the 0.6B draft model). A head drafts for the target it was
@@ -175,6 +185,8 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
     ?? ofIdKind[0];
   const nearest = value === undefined ? near() : undefined;
   value ??= nearest;
+  const worded = value === undefined ? byWords() : undefined;
+  value ??= worded;
   if (value === undefined) {
     const other = Object.keys(labels?.[name] ?? {}).find((v) => v.toLowerCase() === wanted);
     if (name === "cost_model" && other) {
@@ -205,6 +217,9 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
     // URL's names: a note is a line or two
     const named = values.map((v) => `${describe(name, v, labels)} (${v})`).join(", ");
     return reject(`is not one of ${named.length <= CHOICES_LENGTH ? named : values.join(", ")}`);
+  }
+  if (worded !== undefined) {
+    return { value, note: `${key}=${said} is not a name the site uses; using the nearest, ${describe(name, value, labels)}.` };
   }
   if (nearest !== undefined) {
     const id = name === "target" ? ids.target_id?.[value] : ids.checkpoint?.[value]?.[target];
