@@ -286,15 +286,17 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     # Qwen3-8B with a draft model); the page's paste box does the same (views/metrics.js)
     names = deployment_names(catalog)
     text_target, text_drafter = named_target(reading, names), named_drafter(reading, names)
-    if values["target"] is None:
+    target_given = values["target"] is not None
+    if not target_given:
         values["target"] = text_target or FIELDS["target"].default
-        if text_target and names_target_exactly(reading, names):
-            notes.append(f"target {text_target}: the text names it, {models_said(reading)}; --target sets the target priced")
-        elif text_target:
-            # a variant of a catalog target (found by a cold read: Qwen3-30B-A3B-Instruct-2507 priced as Qwen3-8B)
-            target = catalog.targets[text_target]
-            notes.append(f"target {text_target}: the text names {models_said(reading)}, the nearest the catalog has being "
-                         f"{target.label}, '{target.hf_id}'; --target sets the target priced")
+    if text_target and text_target == values["target"] and not names_target_exactly(reading, names):
+        # a variant of a catalog target, --target naming it or not (found by cold reads:
+        # Qwen3-30B-A3B-Instruct-2507 priced as Qwen3-8B; then said only without --target)
+        target = catalog.targets[text_target]
+        notes.append(f"target {text_target}: the text names {models_said(reading)}, the nearest the catalog has being "
+                     f"{target.label}, '{target.hf_id}'; --target sets the target priced")
+    elif text_target and not target_given:
+        notes.append(f"target {text_target}: the text names it, {models_said(reading)}; --target sets the target priced")
     default_drafter = values["drafter"] is None
     if default_drafter:
         values["drafter"] = (text_drafter if text_drafter in catalog.drafters_for(values["target"])
@@ -338,7 +340,8 @@ def _fit_metrics(args, catalog: Catalog) -> str:
             values["tp"] = text_tp
             notes.append(f"tp {text_tp}: the text names it, tensor_parallel_size={text_tp} (vLLM's start-up line); {gpus_why}")
         elif text_tp in TENSOR_PARALLEL:
-            gpus_why = f"the site's data hold {held} only; without --site-grid the {text_tp} the text names are priced"
+            gpus_why = (f"the site's data hold {held} only; without --site-grid the text's {text_tp} "
+                        f"GPU{'s are' if text_tp > 1 else ' is'} priced")
         else:
             gpus_why = (f"the model prices {', '.join(map(str, TENSOR_PARALLEL[:-1]))} or {TENSOR_PARALLEL[-1]} GPUs, so this "
                         f"prices {held}, as the site does; {gpus_why}")

@@ -1014,16 +1014,16 @@ def test_a_start_up_line_naming_other_gpus_than_the_site_holds_is_told(home):
     _check_answer_against_cli(home, _cli(stdin=two))
     shown = answer.inner_text().replace("\u00a0", " ")
     assert ("The text names tensor_parallel_size=2 (vLLM's start-up line); the answer prices Llama-3.1-8B-Instruct on "
-            "1 GPU (H100 SXM), as the site's data hold it: specmodel fit-metrics prices the 2 the text names.") in shown, shown
+            "one H100 SXM, as the site's data hold it: specmodel fit-metrics prices the 2 the text names.") in shown, shown
     assert ("note: tp 1: the text names tensor_parallel_size=2 (vLLM's start-up line); the site's data hold "
-            "Llama-3.1-8B-Instruct on 1 GPU only; without --site-grid the 2 the text names are priced") in _cli_text(stdin=two)
+            "Llama-3.1-8B-Instruct on 1 GPU only; without --site-grid the text's 2 GPUs are priced") in _cli_text(stdin=two)
     alone = specmodel("fit-metrics", "-", "--json", stdin=two)
     assert json.loads(alone.stdout)["advice"]["state"]["tp"] == 2
     # a number the model does not price; and the text's own number: nothing to say
     sixteen = text.replace("tensor_parallel_size=1", "tensor_parallel_size=16")
     _paste(home, sixteen)
     assert ("The text names tensor_parallel_size=16 (vLLM's start-up line); the answer prices Llama-3.1-8B-Instruct on "
-            "1 GPU (H100 SXM), as the site's data hold it: the model prices 1, 2, 4 or 8 GPUs, not 16.") in \
+            "one H100 SXM, as the site's data hold it: the model prices 1, 2, 4 or 8 GPUs, not 16.") in \
         answer.inner_text().replace("\u00a0", " ")
     # a count for the text's own target, not another the reader sets (found by a cold read)
     _paste(home, two)
@@ -1043,6 +1043,13 @@ def test_a_start_up_line_naming_other_gpus_than_the_site_holds_is_told(home):
     assert ("The answer prices Qwen3-30B-A3B, 'Qwen/Qwen3-30B-A3B', the nearest the site has to the model the text "
             "names, 'Qwen/Qwen3-30B-A3B-Instruct-2507' (vLLM's start-up line).") in shown, shown
     assert "The answer prices the EAGLE-3 head: the text names it" in shown, shown
+    # still said once the reader has set the target away and back (found by a cold read)
+    home.select_option("#metrics-target", "llama-3.3-70b-instruct")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.3-70B-Instruct on')")
+    home.select_option("#metrics-target", "qwen3-30b-a3b")
+    home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Qwen3-30B-A3B on')")
+    assert "the nearest the site has to the model the text names" in answer.inner_text()
+    assert "the nearest the catalog has being Qwen3-30B-A3B" in _cli_text("--target", "qwen3-30b-a3b", stdin=moe)
 
 
 def test_a_text_without_a_running_count_says_which_batch_the_answer_prices(home):

@@ -580,10 +580,12 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // a setting the text named, still shown and not since chosen by the reader
     const fromText = (name) => fitted.fromText[name] === state[name] && !setByReader(name);
     const named = namedModels(fitted.reading, state.target, manifest.deployment_names);
-    if (fromText("target") && namedDeployment(fitted.reading, manifest.deployment_names).exactly) {
+    const textNamed = namedDeployment(fitted.reading, manifest.deployment_names);
+    if (fromText("target") && textNamed.exactly) {
       nodes.push(el("p", `The answer prices ${labels.target[state.target]}: the text names it, ${modelsSaid(fitted.reading)}.`));
-    } else if (fromText("target")) {
-      // a variant of a target the site has (report: the catalog's nearest)
+    } else if (textNamed.target === state.target && !textNamed.exactly) {
+      // a variant of a target the site has (report: the catalog's nearest), set under "Your
+      // deployment" since or not (found by a cold read: unsaid after the target went and came back)
       nodes.push(el("p", `The answer prices ${labels.target[state.target]}, '${manifest.deployment_names.target_id[state.target]}', the nearest the site has to the model the text names, ${modelsSaid(fitted.reading)}.`));
     } else if (named) {
       const told = `The text names the model ${named}; the answer prices ${labels.target[state.target]}`;
@@ -604,7 +606,8 @@ export function mountMetrics(root, manifest, { apply, current }) {
       const why = priced.includes(textGpus)
         ? `as the site's data hold it: specmodel fit-metrics prices the ${textGpus} the text names`
         : `as the site's data hold it: the model prices ${priced.slice(0, -1).join(", ")} or ${priced.at(-1)} GPUs, not ${textGpus}`;
-      const gpus = `${state.tp} GPU${state.tp === 1 ? "" : "s"} (${labels.gpu[state.gpu]})`;
+      // (found by a cold read: "1 GPU (B200 (HGX))")
+      const gpus = state.tp === 1 ? `one ${labels.gpu[state.gpu]}` : `${state.tp} × ${labels.gpu[state.gpu]}`;
       nodes.push(el("p", `The text names tensor_parallel_size=${textGpus} (vLLM's start-up line); the answer prices ${labels.target[state.target]} on ${gpus}, ${why}.`,
         { class: "spec-metrics__warn" }));
     }
