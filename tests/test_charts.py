@@ -775,3 +775,9 @@ def test_the_breakdowns_two_bars_of_a_model_stand_apart(specs):
     layers = specs["breakdown"]["layer"]
     paddings = [layer["encoding"]["yOffset"]["scale"]["paddingInner"] for layer in layers]
     assert paddings and all(p >= 0.2 for p in paddings), paddings
+
+
+def test_the_roofline_says_which_settings_its_dots_follow(specs):
+    """Found by a cold read: the figure's dots follow the simulation (2.1 FLOP/byte at ?gamma=1
+    beside the prose's 5.3) and nothing on it said so."""
+    assert "at the simulation's other settings" in json.dumps(specs["roofline"]["title"])
