@@ -24,8 +24,8 @@ def deployment_names(catalog: Catalog) -> dict[str, dict]:
     target key → Hugging Face id, "kind": drafter key → vLLM method, "target_id": target key →
     Hugging Face id}: the lower-case names by which a text may name the catalog's entries, the
     checkpoint each drafter with weights drafts a target with, each drafter's kind and each
-    target's id (a link's note names it beside an id the site lacks that looks like it). A target by its label (its Hugging Face id's last part)
-    and that part of its ``hf_id`` and ``former_hf_ids`` (found by a cold read: a link naming
+    target's id (a link's note names the nearest model's, site_name). A target by its label (its
+    Hugging Face id's last part) and that part of its ``hf_id`` and ``former_hf_ids`` (found by a cold read: a link naming
     meta-llama/Meta-Llama-3.1-8B-Instruct, the id older logs give, was refused); a draft model by
     those parts of its ids; a drafter of another kind by its vLLM method name (``Drafter.kind``:
     "eagle3", "ngram"), since a head's checkpoint varies by target and n-gram lookup has none.
