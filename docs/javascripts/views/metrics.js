@@ -599,8 +599,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // number (found by a cold read: a log on 2 GPUs answered --tensor-parallel-size 4, unsaid;
     // report.py named_gpus_note, fit-metrics --site-grid)
     // (for the target the text names: a count for another model is not the reader's; found by a cold read)
-    const textGpus = namedDeployment(fitted.reading, manifest.deployment_names).target === state.target
-      ? fitted.reading.startup?.tensor_parallel_size ?? null : null;
+    const textGpus = textNamed.target === state.target ? fitted.reading.startup?.tensor_parallel_size ?? null : null;
     if (textGpus !== null && textGpus !== state.tp) {
       const priced = manifest.cli.tensor_parallel;
       const why = priced.includes(textGpus)
