@@ -561,8 +561,7 @@ class Page {
       this.sim.removeAttribute("aria-busy");
       this.sim.querySelector("[data-token-row]")?.replaceChildren();
       for (const el of this.sim.querySelectorAll("[data-vllm], [data-cli]")) el.textContent = "—";
-      const warning = this.sim.querySelector("[data-warning=memory]");
-      if (warning) warning.hidden = true;
+      for (const el of this.sim.querySelectorAll("[data-warning=memory], [data-fit-note]")) el.hidden = true;
     }
     showNotes(this.sim, [`The numbers for these settings could not be loaded: ${reason} Other settings may still work.`], {
       error: true,

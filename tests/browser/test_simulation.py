@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from cli_run import specmodel
 from generator.filters import FILTERS
 from .site_helpers import (
     after_paint,
@@ -890,6 +891,32 @@ def test_memory_warning_when_it_does_not_fit(page, page_log):
     page.locator("#simulation [data-action=reset]").click()
     wait_rendered(page, "")
     assert warning.is_hidden() and headline.evaluate("e => e.hidden")
+
+
+def test_the_vllm_log_line_says_when_vllm_could_not_run_the_settings(page, page_log):
+    """Found by a cold read: at batch 1,024 the vLLM section printed the engine-log line with
+    nothing beside it to say the settings need 636.1 GB, where `specmodel vllm-log` refuses them
+    without --ignore-memory. The note gives the command's own figures and follows the state."""
+    page.goto("/")
+    for query, fits in (("?batch=1024", False), ("", True),
+                        ("?target=llama-3.3-70b-instruct&tp=4&batch=1024&context=32768&drafter=ngram", False)):
+        show(page, query)
+        state = state_for(query)
+        note = page.locator("#simulation .spec-vllm [data-fit-note]")
+        assert note.evaluate("n => n.hidden") == fits, query
+        refused = specmodel("vllm-log", *(f"--{k.replace('_', '-')}={v}" for k, v in state.items()))
+        assert (refused.returncode == 0) == fits, refused.stderr
+        if fits:
+            continue
+        needs, holds = re.search(r"needs ([\d,.]+ GB); .* holds? ([\d,.]+ GB)", refused.stderr).groups()
+        page.locator("#simulation .spec-vllm").evaluate("d => { d.open = true; }")
+        text = " ".join(note.inner_text().split())
+        assert text.startswith(f"Does not fit. These settings need {needs}, more than the {holds} on "), text
+        assert "would not print the log line below" in text and "specmodel vllm-log --ignore-memory" in text, text
+        # it stands before the line it speaks of
+        assert note.is_visible()
+        assert note.evaluate("n => !!(n.compareDocumentPosition(document.querySelector('#simulation [data-vllm=log]'))"
+                             " & Node.DOCUMENT_POSITION_FOLLOWING)")
 
 
 def test_memory_warning_counts_the_gpus_of_the_configuration(page, page_log):
