@@ -208,6 +208,33 @@ def test_table_cells_use_the_columns_format():
     assert cell_text(16_702_334_976, "gb2") == format_value("gb2", 16_702_334_976) == "16.70\u00a0GB"
 
 
+# The words by which a caption names each of the simulation's settings, and another value of
+# each on the site's grid.
+SETTING_WORDS = {"batch": "batch", "context": "context", "drafter": "drafter", "gamma": "γ", "alpha": "α",
+                 "acceptance": "acceptance shape", "workload": "workload", "cost_model": "cost model"}
+OTHER_VALUES = {"batch": [1, 256], "context": [512, 2048], "drafter": ["ngram", "qwen3-0.6b"], "gamma": [1, 7],
+                "alpha": [0.45, 0.9], "acceptance": ["same", "rising"], "workload": ["closed-batch"],
+                "cost_model": ["calibrated"]}
+
+
+@pytest.mark.parametrize("chart", ["ladder", "gamma", "breakdown"])
+def test_a_caption_that_lists_the_settings_a_chart_follows_lists_every_one(site, rendered_pages, chart):
+    """Found by a cold read: the ladder's and the γ chart's captions listed the settings they
+    follow and left out the acceptance shape, which moves both. The settings a chart follows are
+    those whose change changes its rows (besides the axes it walks), at a few states."""
+    [caption] = re.findall(rf'id="figure-{chart}".*?<figcaption>(.*?)</figcaption>', rendered_pages["index.md"],
+                           flags=re.S)
+    walked = {d for blocks in CHARTS[chart].ROWS.values() for block in blocks for d in block["walk"]}
+    followed = set()
+    for base in (STATE, {**STATE, "batch": 1, "cost_model": "calibrated", "workload": "closed-batch", "gamma": 4}):
+        before = _rows(site, chart, base)
+        followed |= {key for key, values in OTHER_VALUES.items() for value in values
+                     if key not in walked and value != base[key] and _rows(site, chart, {**base, key: value}) != before}
+    assert followed >= {"context", "drafter", "alpha", "acceptance"}, followed  # (the check checks something)
+    assert [SETTING_WORDS[key] for key in sorted(followed) if SETTING_WORDS[key] not in caption] == [], caption
+    assert "GPU" in caption and "target" in caption, caption
+
+
 # --- specs --------------------------------------------------------------------------------
 
 

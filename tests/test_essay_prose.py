@@ -790,7 +790,7 @@ def test_the_acceptance_figures_caption_holds_where_no_position_pays(rendered_pa
     # (paying_positions, generator/site_model.py: the best γ where it beats plain decoding, else 0)
     assert all(speedup(batch=64, gamma=g) < 1 for g in AXES["gamma"])
     text = re.sub(r"\s+", " ", rendered_pages["index.md"])
-    assert "Highlighted: the positions worth drafting at the current batch size, where any are" in text
+    assert "Highlighted: the positions worth drafting at the current settings, where any are" in text
 
 
 def test_the_tensor_core_idle_floor_is_quoted_with_the_gamma_it_holds_at(rendered_pages):

@@ -1,4 +1,4 @@
-"""Speedup against γ at the current batch size."""
+"""Speedup against γ at the simulation's other settings."""
 from __future__ import annotations
 
 import altair as alt
@@ -7,7 +7,7 @@ from .common import formatted, BLUE, ORANGE, REFERENCE, axis, column, current, f
 
 NAME = "gamma"
 DESCRIPTION = ("Line chart of speedup over plain decoding against the number of draft tokens per iteration, "
-               "γ from 1 to 10, at the current batch size, with the current γ highlighted.")
+               "γ from 1 to 10, at the simulation's other settings, with the current γ highlighted.")
 ROWS = {"table": [walk(["gamma"], gamma=axis("gamma"), speedup=field("speedup"), current=current("gamma"))]}
 COLUMNS = [column("gamma", "γ", "int"), column("speedup", "speedup", "times")]
 HEIGHT = 260
@@ -62,7 +62,7 @@ def spec(context: dict) -> dict:
     ).encode(x=x, y=y, text="text:N")
     chart = alt.layer(one, line, points, label).properties(
         width="container", height=HEIGHT,
-        title=title("Speedup against draft length γ", "Speedup against γ at the current batch size;",
+        title=title("Speedup against draft length γ", "At the simulation's other settings;",
                     "dashed: 1×, no gain."),
     )
     return finish(chart, NAME, DESCRIPTION)
