@@ -920,6 +920,10 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     assert parse_metrics(ngram).startup["draft_model"] is None
     assert "drafter ngram: the text names it, method 'ngram' (vLLM's start-up line)" in _cli("-", stdin=ngram).stdout
     assert "the text names the drafter method 'ngram' (vLLM's start-up line)" in _cli("-", "--drafter", "eagle3", stdin=ngram).stdout
+    # a line shortened by hand to its method (found by a cold read: read as naming no drafter)
+    suffix = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "method='suffix'")
+    assert parse_metrics(suffix).startup["method"] == "suffix" and parse_metrics(suffix).startup["draft_model"] is None
+    assert "the text names the drafter method 'suffix' (vLLM's start-up line)" in _cli("-", stdin=suffix).stdout
     draft = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'",
                          "method='draft_model', model='meta-llama/Llama-3.2-1B-Instruct'")
     assert json.loads(_cli("-", "--json", stdin=draft).stdout)["advice"]["state"]["drafter"] == "llama-3.2-1b"

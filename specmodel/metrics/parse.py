@@ -930,7 +930,9 @@ def parse_metrics(text: str) -> Reading:
 # speculative_config=SpeculativeConfig(method='eagle3', model='…', num_spec_tokens=3), …"
 # (vllm/config SpeculativeConfig.__repr__; model=None for n-gram and suffix decoding).
 _STARTUP_MODEL = re.compile(r"with config: model='([^']*)'")
-_STARTUP_SPECULATIVE = re.compile(r"speculative_config=SpeculativeConfig\(method='([^']*)', model=(?:'([^']*)'|None)")
+# (model= optional: found by a cold read, a line shortened by hand to its method was read as
+# naming no drafter)
+_STARTUP_SPECULATIVE = re.compile(r"speculative_config=SpeculativeConfig\(method='([^']*)'(?:, model=(?:'([^']*)'|None))?")
 _STARTUP_TP = re.compile(r"\btensor_parallel_size=(\d{1,6})\b")
 
 

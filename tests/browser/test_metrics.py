@@ -428,6 +428,15 @@ def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_li
             "prices the Llama-3.2-1B draft model, as the Qwen3-0.6B draft model cannot draft for Llama-3.1-8B-Instruct "
             "(another model family).") in shown, shown
     assert "Set yours" not in shown.split("(vLLM's start-up line); the answer prices the Llama-3.2-1B")[1].split("\n")[0]
+    # a line shortened by hand to its method names that drafter (found by a cold read: read as
+    # naming none, as the command line read it)
+    suffix = text.replace("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'", "method='suffix'")
+    home.click("[data-action=metrics-clear]")
+    _paste(home, suffix)
+    _check_answer_against_cli(home, _cli(stdin=suffix))
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert "The text names the drafter method 'suffix' (vLLM's start-up line)" in shown, shown
+    assert "does not say which drafter" not in shown, shown
 
 
 def test_a_cost_model_or_workload_another_target_lacks_is_said_to_be_replaced(home):

@@ -920,7 +920,8 @@ export function parseMetrics(text) {
 // speculative_config=SpeculativeConfig(method='eagle3', model='…', num_spec_tokens=3), …"
 // (vllm/config SpeculativeConfig.__repr__; model=None for n-gram and suffix decoding).
 const STARTUP_MODEL = /with config: model='([^']*)'/;
-const STARTUP_SPECULATIVE = /speculative_config=SpeculativeConfig\(method='([^']*)', model=(?:'([^']*)'|None)/;
+// (model= optional, as parse.py: a line shortened by hand to its method names that drafter)
+const STARTUP_SPECULATIVE = /speculative_config=SpeculativeConfig\(method='([^']*)'(?:, model=(?:'([^']*)'|None))?/;
 const STARTUP_TP = /\btensor_parallel_size=(\d{1,6})\b/;
 
 // What the last start-up line names: {model, method, draft_model, tensor_parallel_size} (null for
