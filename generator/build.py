@@ -30,7 +30,7 @@ from .context import build_context
 from .contract import FIELDS
 from .essay import TEMPLATES, Recorder, Scope, render_pages
 from .formats import format_value
-from .evidence import figure_rows, measured_plain_points
+from .evidence import figure_rows, figure_settings, measured_plain_points
 from .jsonfile import dumps
 from .sampler_demo import run_sampler_demo
 from .moe import moe_story
@@ -69,8 +69,10 @@ class Prepared:
     download: dict  # the specmodel archive, as the pages name it
 
 
-def chart_context(site: SiteModel) -> dict:
-    """What the chart specs are built from: the page's names and colours."""
+def chart_context(site: SiteModel, figures: dict | None = None) -> dict:
+    """What the chart specs are built from: the page's names and colours, and what the validation
+    figures' points were measured on (``evidence.figure_settings``; from the catalog's
+    measurements where ``figures`` is not given)."""
     gpu = site.catalog.gpus[site.base.gpu]
     # the contexts the opening configuration's plain-decoding measurements were taken at, and the
     # grid contexts they are shown at (the nearest on a log scale, as site_model places them)
@@ -78,7 +80,8 @@ def chart_context(site: SiteModel) -> dict:
                 if (p.gpu, p.target) == (site.base.gpu, site.base.target)]
     contexts = site.axes["context"]
     shown_at = sorted({nearest_on_log_axis(contexts, m) for m in measured})
-    return {"labels": site.labels,
+    figures = figures or figure_settings(figure_rows(site.catalog, BREAKDOWN_MODELS))
+    return {"labels": site.labels, "figures": figures,
             "colours": {"drafter": {k: d.colour for k, d in site.catalog.drafters.items()}},
             "gpu_memory": format_value("gb", gpu.memory_capacity_bytes),
             "measured_contexts": {"min": min(measured), "max": max(measured), "shown_at": shown_at,
@@ -129,9 +132,9 @@ def prepare(catalog: Catalog | None = None, timings: Timings | None = None, ever
     out["data/sampler.json"] = dumps({"model_version": VERSION_PLACEHOLDER, "rows": demo.rows, "draws": demo.draws})
 
     with timings.stage("charts"):
-        context = chart_context(site)
-        static = {"sampler": demo.rows, **figure_rows(site.catalog, BREAKDOWN_MODELS[::-1]),
-                  "moe": moe_story(site.catalog).rows}
+        measured = figure_rows(site.catalog, BREAKDOWN_MODELS[::-1])
+        context = chart_context(site, figure_settings(measured))
+        static = {"sampler": demo.rows, **measured, "moe": moe_story(site.catalog).rows}
         chart_info = {}
         for name in charts.CHART_NAMES:
             spec = charts.build_spec(name, context)

@@ -32,7 +32,7 @@ from specmodel.typical_acceptance import ASSUMED, TASKS
 from .axes import STATE_AXES, axes, configurations, site_typical_acceptance
 from .chart_rows import table_html
 from .charts import CHARTS
-from .evidence import citation, measured_plain_points, profiling_context, linked_sources, validation_rows, without_paths
+from .evidence import citation, figure_settings, measured_plain_points, profiling_context, linked_sources, validation_rows, without_paths
 from .contract import FIELDS
 from .essay import ClosedForms, Scope, TemplateBuildError, decision_map_summary, state_values, wrap
 from .vega_specs import NARROWEST_CHART_WIDTH_PX
@@ -196,6 +196,8 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     ctx["gpus"] = Scope("gpus", starting_state_by_gpu(catalog))
     ctx["catalog"] = Scope("catalog", catalog_values(catalog))
     ctx["cf"] = ClosedForms()
+    # what the validation figures' points were measured on, from their own rows
+    ctx["figures"] = Scope("figures", figure_settings({name: charts[name]["rows"] for name in ("validation", "shares")}))
     ctx["sampler"] = Scope("sampler", {
         "draws": sampler_demo.draws, "observed_acceptance_rate": sampler_demo.observed_acceptance_rate,
         "expected_acceptance_rate": sampler_demo.expected_acceptance_rate,

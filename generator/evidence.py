@@ -91,10 +91,12 @@ def figure_rows(catalog: Catalog, cost_models: tuple[str, ...]) -> dict[str, lis
         else:
             continue  # a plain run's drafting share is zero; the pass ratio is in the model page's table
         m = row.measurement
+        # (the measurements name no tensor-parallel degree: each was taken on one GPU)
+        where = f"{catalog.targets[point.target].label} on one {catalog.gpus[point.gpu].label}"
         context = round(row.context_tokens)
         record = {"row": int(point.id), "batch": batch_of(point, m), "drafter": point.drafter or "none",
                   "drafter_label": catalog.drafters[point.drafter].label if point.drafter else "none",
-                  "study": point.study, "context": context, "context_basis": point.context_basis,
+                  "study": point.study, "where": where, "context": context, "context_basis": point.context_basis,
                   "fitted": point.fit, "read_off_plot": m.read_off_plot,
                   "source": citation(m)["text"], "source_url": citation(m)["url"],
                   # one line per setting: who measured, which drafter, at which context
@@ -105,6 +107,30 @@ def figure_rows(catalog: Catalog, cost_models: tuple[str, ...]) -> dict[str, lis
             record["measured_verification"] = row.measured[1] * scale
             record["calibrated_verification"] = row.predicted["calibrated"][1] * scale
         out[figure].append(record)
+    return out
+
+
+def figure_settings(rows: dict[str, list[dict]]) -> dict[str, dict]:
+    """What each validation figure's title and caption say of its points, from ``figure_rows``:
+    {"validation" | "shares": {"where": "Qwen3-8B on one H100 SXM", "studies": [{"study": str,
+    "contexts": [{"tokens": int, "batches": [int, …]}, …]}, …]}}, each study's contexts the most
+    measured first. Found by a cold read: the step-time figure named neither the model nor the
+    contexts its points were taken at, where the essay works at another context everywhere else.
+    ValueError where a figure's points were taken on more than one model or GPU (its captions
+    name one)."""
+    out = {}
+    for figure, records in rows.items():
+        where = sorted({r["where"] for r in records})
+        if len(where) != 1:
+            raise ValueError(f"the {figure} figure's points were measured on {where}; its captions name one "
+                             "model and GPU")
+        studies: dict[str, dict[int, list[int]]] = {}
+        for r in records:
+            studies.setdefault(r["study"], {}).setdefault(r["context"], []).append(r["batch"])
+        out[figure] = {"where": where[0], "studies": [
+            {"study": study, "contexts": [{"tokens": tokens, "batches": sorted(batches)} for tokens, batches
+                                          in sorted(by_context.items(), key=lambda c: -len(c[1]))]}
+            for study, by_context in studies.items()]}
     return out
 
 
@@ -157,5 +183,5 @@ def citation(m) -> dict:
     return {"text": text, "work": work, "short": short, "url": url[0] if url else ""}
 
 
-__all__ = ["MeasuredPlain", "measured_plain_points", "validation_rows", "figure_rows", "QUANTITY_LABELS",
+__all__ = ["MeasuredPlain", "measured_plain_points", "validation_rows", "figure_rows", "figure_settings", "QUANTITY_LABELS",
            "profiling_context", "measurements", "citation", "without_paths", "linked_sources", "PATH"]

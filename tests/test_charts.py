@@ -492,6 +492,41 @@ def test_no_invisible_marks_stretch_an_axis(specs, name):
     assert hidden == []
 
 
+@pytest.mark.parametrize("figure", ["validation", "shares"])
+def test_the_measured_figures_say_what_their_points_were_measured_on(specs, rendered_pages, figure):
+    """Found by a cold read: the step-time figure named neither the model nor the contexts its
+    points were taken at (343 and 640 tokens, one point at 8,448), where the essay works at 2,048
+    tokens everywhere else; the shares figure left the target unnamed. Subtitle and caption name
+    the model and GPU of the measurements; the step-time caption every context."""
+    from specmodel.calibration.measurements import POINTS
+
+    catalog = default_catalog()
+    rows = figure_rows(catalog, BREAKDOWN_MODELS)[figure]
+    points = [POINTS[str(r["row"])] for r in rows]
+    [where] = {f"{catalog.targets[p.target].label} on one {catalog.gpus[p.gpu].label}" for p in points}
+    assert " ".join(specs[figure]["title"]["subtitle"]).startswith(where + ". " if figure == "validation" else where)
+    [caption] = re.findall(rf'id="figure-{figure}".*?<figcaption>(.*?)</figcaption>', rendered_pages["index.md"],
+                           flags=re.S)
+    caption = caption.replace("\u00a0", " ")  # (the typography's no-break space in "H100 SXM")
+    assert f"by batch size for {where}" in caption, caption
+    if figure == "validation":
+        contexts = {r["context"] for r in rows}
+        assert len(contexts) > 1
+        assert [c for c in contexts if f" {c:,}" not in caption] == [], caption
+        # the contexts of fewer points say which batches
+        for context in contexts:
+            batches = sorted(r["batch"] for r in rows if r["context"] == context)
+            if len(batches) == 1:
+                assert f"{context:,} for its point at batch {batches[0]}" in caption, caption
+
+
+def test_the_breakdown_says_its_ratio_differs_from_the_readout_in_a_closed_batch_only(specs):
+    """Found by a cold read: the subtitle said the readout differs "as a closed batch drains" at
+    every state, where in steady state the figure's per-token ratio is the readout."""
+    subtitle = " ".join(specs["breakdown"]["title"]["subtitle"])
+    assert "A closed batch's speedup readout averages the run as it drains, so it can differ." in subtitle
+
+
 def test_every_drafter_of_the_shares_chart_has_the_dash_its_subtitle_names(site):
     from generator.charts.shares import DASHES
 

@@ -116,7 +116,9 @@ def spec(context: dict) -> dict:
         # whole run, which in a closed batch ends as the batch drains: the two may differ.
         title=title("Where one step's time goes", "Each cost model: a speculative iteration (spec.),",
                     "then a plain decoding step (plain), at the middle",
-                    "of the run; the speedup readout averages the whole",
-                    "run, as a closed batch drains, so it can differ."),
+                    # (said of a closed batch only: in steady state the ratio is the readout,
+                    # found by a cold read)
+                    "of the run. A closed batch's speedup readout",
+                    "averages the run as it drains, so it can differ."),
     )
     return finish(chart, NAME, DESCRIPTION)

@@ -42,7 +42,8 @@ def spec(context: dict) -> dict:
                           legend=None)
     chart = encode_series(base, x, y, "drafting share", [alt.Tooltip("drafter_name:N", title="drafter")], dash).properties(
         width="container", height=220,
-        title=title("Drafting's share of the time, by batch", "Diamonds: Liu et al. 2026's profile, γ = 3.",
-                    "Solid: the Qwen3-0.6B draft model; dashed: the", "EAGLE-3 head; dotted: n-gram. Colour: the model."),
+        title=title("Drafting's share of the time, by batch", f"{context['figures'][NAME]['where']}, γ = 3.",
+                    "Diamonds: Liu et al. 2026's profile. Solid: the", "Qwen3-0.6B draft model; dashed: the EAGLE-3 head;",
+                    "dotted: n-gram. Colour: the model."),
     )
     return finish(chart, NAME, DESCRIPTION)

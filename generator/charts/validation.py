@@ -82,7 +82,8 @@ def spec(context: dict) -> dict:
     y = alt.Y("value:Q", title="plain decoding step (ms)", scale=alt.Scale(zero=False))
     chart = encode_series(base, x, y, "step time").properties(
         width="container", height=240,
-        title=title("Plain decoding step, model vs measured", "Diamonds: measured in vLLM on one H100.",
-                    "Lines: each cost model at the same batch", "and context."),
+        # (where they were measured: the essay's other figures are at its own context and target)
+        title=title("Plain decoding step, model vs measured", f"{context['figures'][NAME]['where']}. Diamonds: measured in",
+                    "vLLM at each study's context; lines: each cost", "model at the same batch and context."),
     )
     return finish(chart, NAME, DESCRIPTION)
