@@ -348,7 +348,9 @@ WRAPPED_LINES_GO_ON_INDENTED = r"""() => {
 
 # A code line that wraps breaks at a space or a separator, never between two letters or digits
 # of one word ("spec_decode_num_dra|fts_total"), nor inside a run short enough to move to the next
-# line whole ("kv_|bytes_per_token", "L(|m)"). Returns each such break, marked with "|".
+# line whole ("kv_|bytes_per_token", "L(|m)"); in the essay's own Python, never inside a name
+# (found by a cold read at 320 px: "target.probs_at_each_|position(": its names are ours to
+# choose). Returns each such break, marked with "|".
 CODE_BROKEN_MID_WORD = r"""() => {
   const bad = [];
   const IDENT = /[\p{L}\p{N}_.:\/-]/u;
@@ -381,7 +383,8 @@ CODE_BROKEN_MID_WORD = r"""() => {
       const style = getComputedStyle(code);
       const lineWidth = code.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       const fitsLine = (to - from + 1) * box.width + parseFloat(style.textIndent) <= lineWidth;
-      if (previous && previous[1] && (midWord || shortRun || (inIdentifier && fitsLine))
+      const ours = code.closest('.language-python') !== null;
+      if (previous && previous[1] && (midWord || shortRun || (inIdentifier && (fitsLine || ours)))
           && (box.top + box.bottom) / 2 > previous[1].bottom) {
         const text = chars.slice(Math.max(0, k - 20), k + 10).map(([m, j]) => m.data[j]).join('');
         bad.push(text.slice(0, Math.min(20, k)) + '|' + text.slice(Math.min(20, k)));
