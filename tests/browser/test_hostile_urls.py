@@ -484,9 +484,9 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
          "for Llama-3.1-8B-Instruct."],
         # an id the site lacks that holds the name of the model used: that model's own id said
         # (found by a cold read: "… names no model the site has; using Llama-3.2-1B draft model")
-        ["drafter=meta-llama/Llama-3.2-1B names no model the site has; using the nearest, its Llama-3.2-1B draft "
+        ["drafter=meta-llama/Llama-3.2-1B names no model the site has; using the nearest model it has, Llama-3.2-1B draft "
          "model, 'meta-llama/Llama-3.2-1B-Instruct'."],
-        ["target=Qwen/Qwen3-8B-FP8 names no model the site has; using the nearest, its Qwen3-8B, 'Qwen/Qwen3-8B'."],
+        ["target=Qwen/Qwen3-8B-FP8 names no model the site has; using the nearest model it has, Qwen3-8B, 'Qwen/Qwen3-8B'."],
         # an id quoted whole, in every note (found by a cold read: "AngelSlim/Qwen3-14B_…")
         ["drafter=AngelSlim/Qwen3-14B_eagle3 is the EAGLE-3 head for Qwen3-14B; using the one for Qwen3-8B."],
         # a target's id as the drafter (found by a cold read: "names no model the site has")
@@ -499,14 +499,14 @@ def test_a_hugging_face_id_the_site_lacks_is_quoted_whole(page, page_log):
         ["drafter=Qwen/Qwen3-8B-FP8 names no drafter the site has (the nearest model it has, Qwen3-8B, is a target); "
          "using Qwen3-0.6B draft model."],
         # a target near one the site has brings its drafter, said (found by a cold read: unsaid)
-        ["target=meta-llama/Llama-3.1-8B names no model the site has; using the nearest, its Llama-3.1-8B-Instruct, "
+        ["target=meta-llama/Llama-3.1-8B names no model the site has; using the nearest model it has, Llama-3.1-8B-Instruct, "
          "'meta-llama/Llama-3.1-8B-Instruct'.",
          "Drafter: Llama-3.2-1B draft model (the starting Qwen3-0.6B draft model cannot draft for Llama-3.1-8B-Instruct, "
          "another model family)."],
         # a GPU by its chip's name; a model's variant without its owner (found by a cold read:
         # ?gpu=A100 opened the H100; ?target=qwen3-32b-awq the default target)
         ["gpu=A100 is not a name the site uses; using the nearest, A100 SXM 80 GB."],
-        ["target=qwen3-32b-awq names no model the site has; using the nearest, its Qwen3-32B, 'Qwen/Qwen3-32B'."]]
+        ["target=qwen3-32b-awq names no model the site has; using the nearest model it has, Qwen3-32B, 'Qwen/Qwen3-32B'."]]
 
 
 def test_the_parser_turns_every_hostile_query_into_a_valid_state(page, page_log):

@@ -223,7 +223,7 @@ function parseValue(name, key, raw, axes, defaults, labels, { ids, target, offer
   }
   if (nearest !== undefined) {
     const id = name === "target" ? ids.target_id?.[value] : ids.checkpoint?.[value]?.[target];
-    return { value, note: `${key}=${said} names no model the site has; using the nearest, its ${describe(name, value, labels)}${id ? `, '${id}'` : ""}.` };
+    return { value, note: `${key}=${said} names no model the site has; using the nearest model it has, ${describe(name, value, labels)}${id ? `, '${id}'` : ""}.` };
   }
   if (value === ofIdKind[0] && value !== undefined && ofKind.length === 0) {
     return { value, note: `${key}=${said} is an ${describe(name, value, labels)} the site does not have; using the one for ${describe("target", target, labels)}.` };

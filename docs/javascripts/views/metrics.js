@@ -270,7 +270,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
   // the fit, the reader's deployment and the answer: hidden when no fit could be made
   const outcome = root.querySelector("[data-metrics-outcome]");
   let fitted = null; // {reading, fit, batchNote, example, announced}: the last text read successfully
-  let textTarget = null; // the target the last text naming one set in the simulation
+  // The target, drafter and load the last text naming each set in the simulation: a later text
+  // that names none is priced on them, and said so (found by cold reads: a Llama target, an EAGLE-3
+  // head and 8 sequences from one text, then a text naming none priced on them unsaid)
+  const fromEarlierText = { target: null, drafter: null, batch: null };
   // What the reader last chose under "Your deployment", by field: what the answer calls theirs
   // while the simulation still shows it (found by a cold read: a drafter the page changed with the
   // target called "as set under Your deployment"; a target the reader chose before a new paste
@@ -456,11 +459,17 @@ export function mountMetrics(root, manifest, { apply, current }) {
     }
     // the cost model and workload the reader had: a target the text names may lack them
     const { cost_model: costModel, workload } = current();
-    // a target an earlier text named, still priced where this one names none: said so (found by
-    // a cold read: a log naming Llama-3.1-8B-Instruct, then one naming nothing, priced on it unsaid)
-    const carriedTarget = !named.target && textTarget !== null && textTarget === current().target ? textTarget : undefined;
-    if (named.target) textTarget = named.target;
-    fitted = { reading, fit, batchNote, fromText, carriedTarget, readUnder: { cost_model: costModel, workload }, example: Boolean(example), announced: null };
+    // what an earlier text set, still priced where this one names none: said so
+    const ownLoad = reading.running_requests !== null && reading.running_requests > 0;
+    const carried = {};
+    for (const [name, own] of [["target", Boolean(named.target)], ["drafter", Boolean(named.drafter || example)], ["batch", ownLoad]]) {
+      const earlier = fromEarlierText[name];
+      if (!own && earlier !== null && earlier === current()[name]) carried[name] = earlier;
+    }
+    if (named.target) fromEarlierText.target = named.target;
+    if (fromText.drafter) fromEarlierText.drafter = fromText.drafter;
+    if (ownLoad) fromEarlierText.batch = values.batch;
+    fitted = { reading, fit, batchNote, fromText, carried, readUnder: { cost_model: costModel, workload }, example: Boolean(example), announced: null };
     result.hidden = false;
     // the table of residuals as cards where its rows do not fit the column, once it is shown
     // (found by a cold read at 320 px: filled after the page's tables were fitted, it ran 18 px
@@ -591,7 +600,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       const told = `The text names the model ${named}; the answer prices ${labels.target[state.target]}`;
       nodes.push(el("p", setByReader("target") ? `${told}, as set under “Your deployment”.` : `${told}. Set yours under “Your deployment”.`,
         { class: "spec-metrics__warn" }));
-    } else if (fitted.carriedTarget === state.target && !setByReader("target")) {
+    } else if (fitted.carried.target === state.target && !setByReader("target")) {
       nodes.push(el("p", `The text does not name its model: the answer prices ${labels.target[state.target]}, which an earlier text named. Set yours under “Your deployment”.`,
         { class: "spec-metrics__warn" }));
     }
@@ -628,7 +637,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
     } else if (fromText("drafter")) {
       nodes.push(el("p", `The answer prices the ${labels.drafter[state.drafter]}: the text names it, ${drafterSaid(fitted.reading)} (vLLM's start-up line).`));
     } else if (!fitted.example && !fitted.reading.startup?.method) {
-      nodes.push(el("p", `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}${drafterTail}`));
+      const earlier = fitted.carried.drafter === state.drafter && !setByReader("drafter") ? ", which an earlier text named" : "";
+      nodes.push(el("p", `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}${earlier}${drafterTail}`,
+        earlier ? { class: "spec-metrics__warn" } : undefined));
     }
     const running = fitted.reading.running_requests;
     // the text's load, once the reader has set another under "Your deployment", is theirs no more
@@ -642,9 +653,12 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (!(running > 0)) {
       const why = noLoad(running);
       const Why = `${why.charAt(0).toUpperCase()}${why.slice(1)}`;
+      const earlier = fitted.carried.batch === state.batch;
       nodes.push(el("p", setByReader("batch")
         ? `${Why}: the answer prices ${sequences(state.batch)}, as set under “Your deployment”.`
-        : `${Why}: the answer prices the simulation's ${sequences(state.batch)}. Set yours under “Your deployment”.`));
+        : earlier ? `${Why}: the answer prices ${sequences(state.batch)}, the load an earlier text showed. Set yours under “Your deployment”.`
+          : `${Why}: the answer prices the simulation's ${sequences(state.batch)}. Set yours under “Your deployment”.`,
+      earlier && !setByReader("batch") ? { class: "spec-metrics__warn" } : undefined));
     }
     const engine = otherEngineNote(fitted.reading.source);
     if (engine) nodes.push(el("p", `${engine.charAt(0).toUpperCase()}${engine.slice(1)}.`));
