@@ -503,17 +503,18 @@ class Page {
         keepPhrasesWhole(extrapolation); // "on 2 GPUs", "H200 SXM" on one line (views/names.js)
         extrapolation.hidden = extrapolation.textContent === "";
       }
-      const config = this.sim.querySelector("[data-vllm=config]");
-      const flag = config && configFlag(data, state);
-      // (the breaks add elements, not text: the same text is the same flag, already broken)
-      if (config && config.textContent !== flag) {
-        config.textContent = flag;
-        breakAtSeparators(config);
+      // The flag, the log line and the command, each broken only between names (found by a cold
+      // read at 375 px: "Per-" | "position", "llama-3.3-70b-" | "instruct"). (The breaks add
+      // elements, not text: the same text is the same code, already broken.)
+      for (const [selector, text] of [["[data-vllm=config]", () => configFlag(data, state)],
+        ["[data-vllm=log]", () => engineLogLine(data, state)], ["[data-cli]", () => cliCommand(this.manifest, state, fits)]]) {
+        const code = this.sim.querySelector(selector);
+        const wanted = code && text();
+        if (code && code.textContent !== wanted) {
+          code.textContent = wanted;
+          breakAtSeparators(code);
+        }
       }
-      const log = this.sim.querySelector("[data-vllm=log]");
-      if (log) setText(log, engineLogLine(data, state));
-      const cli = this.sim.querySelector("[data-cli]");
-      if (cli) setText(cli, cliCommand(this.manifest, state, fits));
       this.readingAnchor?.hold();
       this.releaseReadingOnceDrawn();
       this.announcer.shown(state, {

@@ -359,6 +359,24 @@ def test_the_example_sets_the_simulation_and_answers_as_the_command_line(home):
                            ".every(c => c.textContent.startsWith('--tensor-parallel-size 4 --speculative-config'))")
 
 
+def test_on_a_phone_the_answers_flags_break_an_id_at_its_slash(new_context):
+    """Found by a cold read at 375 px: the answer's --speculative-config wrapped inside
+    "meta-llama/Llama-3.2-1B-" | "Instruct", an id a reader retyping it would get wrong. A wrap
+    falls between words, or at the id's slash (test_reading.CODE_BROKEN_MID_WORD)."""
+    from .test_reading import CODE_BROKEN_MID_WORD
+
+    page = new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    _paste(page, (DATA / "prometheus-another-model.txt").read_text())
+    flags = page.locator("[data-metrics-answer] pre > code")
+    assert flags.count() == 2 and "meta-llama/Llama-3.2-1B-Instruct" in flags.first.text_content()
+    # the id does not fit the line whole here: it is broken, at its slash
+    tops = flags.first.evaluate("""c => [...c.querySelectorAll('.spec-ident-part')].map(p => Math.round(p.getBoundingClientRect().top))""")
+    assert len(tops) == 2 and tops[0] < tops[1], tops
+    assert page.evaluate(CODE_BROKEN_MID_WORD) == []
+
+
 def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_line_prices_it(home):
     """Found by cold reads: a scrape of meta-llama/Llama-3.3-70B-Instruct (its model_name label)
     was priced as Qwen3-8B, first unsaid, then with "Set yours under Your deployment"; a log whose
@@ -631,8 +649,8 @@ CARRIED = "The text does not name its model: the answer prices Llama-3.1-8B-Inst
 
 def test_a_target_an_earlier_text_named_is_said_where_the_next_text_names_none(home):
     """Found by a cold read: after a log naming Llama-3.1-8B-Instruct, a log naming no model was
-    priced on Llama-3.1-8B-Instruct without a word on where that target came from (the drafter
-    and the load were said)."""
+    priced on Llama-3.1-8B-Instruct without a word on where that target came from; nor on the
+    drafter and the load, which came from it too."""
     _paste(home, (DATA / "v1-three-means.log").read_text())
     assert "does not name its model" not in home.locator("[data-metrics-answer]").inner_text()
     _paste(home, (DATA / "v1-startup-eagle3.log").read_text())
@@ -644,9 +662,19 @@ def test_a_target_an_earlier_text_named_is_said_where_the_next_text_names_none(h
     _paste(home, (DATA / "v1-three-means.log").read_text())
     answer = home.locator("[data-metrics-answer]").inner_text().replace("\u00a0", " ")
     assert CARRIED in answer, answer
+    # and so are the drafter and the load it set (found by a cold read: "the answer prices the
+    # EAGLE-3 head" and "the simulation's 8 sequences", as if the reader's, where `specmodel
+    # fit-metrics` prices this text at 1 sequence)
+    assert ("The text does not say which drafter produced it: the answer prices the EAGLE-3 head, which an earlier "
+            "text named. Set yours under “Your deployment”.") in answer, answer
+    assert ("The text does not say how many requests were running: the answer prices 8 sequences, the load an "
+            "earlier text showed. Set yours under “Your deployment”.") in answer, answer
     # once the reader sets a target under "Your deployment", it is theirs
     home.select_option("#metrics-target", "qwen3-8b")
-    home.wait_for_function("() => !document.querySelector('[data-metrics-answer]').textContent.includes('an earlier text named')")
+    home.wait_for_function("() => !document.querySelector('[data-metrics-answer]').textContent.includes('does not name its model')")
+    # and a load they set
+    home.select_option("#metrics-batch", "16")
+    home.wait_for_function("() => !document.querySelector('[data-metrics-answer]').textContent.includes('the load an earlier text showed')")
 
 
 @pytest.mark.parametrize("name", ["v1-unreadable.log", "v1-0.8.3.log", "prometheus-zero-drafts.txt"])

@@ -13,6 +13,7 @@ import { keepNamesWhole } from "./names.js";
 const PUNCTUATION = /[,([{=&|]/; // a long run may break after these
 const BREAKS_INSIDE = /[_:/-]/; // where a browser or a <wbr> could cut a piece
 const WBR_AFTER = /[_:]/; // inside a piece longer than a line
+const HF_ID = /^(["']?[\w.-]+\/)[\w.-]+["',]*$/; // "org/name", quoted or not: [1] up to the slash
 const LONG = 24;
 const RUN = /\S+/g; // characters without a space, across the highlighter's spans
 
@@ -59,6 +60,11 @@ export function breakAtSeparators(code) {
       const piece = text.slice(start, end);
       if (!BREAKS_INSIDE.test(piece.slice(1, -1))) continue;
       pieces.push([start, end]);
+      // a Hugging Face id longer than a line breaks after its slash, each side kept whole, not
+      // at a hyphen in the name (found by a cold read at 375 px: "meta-llama/Llama-3.2-1B-" |
+      // "Instruct")
+      const id = HF_ID.exec(piece);
+      if (id) pieces.push([start, start + id[1].length], [start + id[1].length, end]);
       for (let i = 0; i < piece.length - 1; i++) if (WBR_AFTER.test(piece[i])) breaks.push(start + i + 1);
     }
   }
@@ -77,7 +83,10 @@ export function breakAtSeparators(code) {
     range.setStart(...position(nodes, edit.at, false));
     range.setEnd(...position(nodes, edit.end, true));
     // The highlighter's spans inside are split at the piece's ends, and keep their colours.
-    const whole = Object.assign(document.createElement("span"), { className: "spec-ident" });
+    // (a part of one, an id's side of its slash, inside the piece's own span)
+    const inside = edits.some((other) => other !== edit && !other.wbr && other.at <= edit.at && other.end >= edit.end
+      && other.end - other.at > edit.end - edit.at);
+    const whole = Object.assign(document.createElement("span"), { className: inside ? "spec-ident-part" : "spec-ident" });
     whole.append(range.extractContents());
     range.insertNode(whole);
   }
