@@ -110,6 +110,27 @@ def launch_floors(site, bound: dict) -> dict:
     return out
 
 
+def idle_levels(site) -> dict:
+    """Where the tensor-core idle readout stops falling with the batch, for each γ at the opening
+    state's other settings: {"start": the opening γ's, "later": the smaller γ's that level off at a
+    larger batch, smallest first}, each {"gamma", "batch" (the first batch from which the readout
+    no longer changes), "idle" (its value there, a fraction)}. Found by cold reads: "at a smaller γ
+    it levels off higher and later" held at γ = 1 and 2 only, and "γ = 1 later" left out γ = 2.
+    ValueError where a smaller γ does not level off higher (the sentence says it does)."""
+    state = dict(site.defaults)
+    batches = site.axes["batch"]
+    levels = {}
+    for gamma in site.axes["gamma"]:
+        idle = [site.value("tensor_core_idle_fraction", state, gamma=gamma, batch=b) for b in batches]
+        first = next(i for i in range(len(idle)) if all(math.isclose(v, idle[i], rel_tol=1e-9) for v in idle[i:]))
+        levels[gamma] = {"gamma": gamma, "batch": batches[first], "idle": idle[first]}
+    start = levels[state["gamma"]]
+    smaller = [levels[g] for g in sorted(levels) if g < state["gamma"]]
+    if any(level["idle"] <= start["idle"] for level in smaller):
+        raise ValueError(f"a γ below {state['gamma']} levels off no higher than γ = {state['gamma']}: {smaller}")
+    return {"start": start, "later": [level for level in smaller if level["batch"] > start["batch"]]}
+
+
 # The architecture fields that size a KV cache per token (with the bf16 width and K and V).
 CACHE_SHAPE = ("num_hidden_layers", "num_key_value_heads", "head_dim")
 
@@ -180,6 +201,7 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
         for k, d in bound.items()
     })
     ctx["launch_floor"] = Scope("launch_floor", launch_floors(site, bound))
+    ctx["idle_levels"] = Scope("idle_levels", idle_levels(site))
     # every draft model of the catalog no measurement times (found by a cold read: the model page
     # named the Qwen3-1.7B alone, where the 4B and Llama-3.2-1B are as unmeasured)
     timed = {p.drafter for p in POINTS.values() if p.drafter}

@@ -58,10 +58,6 @@ ESSAY_STATES: dict[str, dict] = {
     "b32g10": {"batch": 32, "gamma": 10},
     # --- the steady-state workload (a server that refills its batch)
     "busy_steady": {"batch": 64, "workload": "steady-state"},
-    # --- where the tensor-core idle readout levels off at γ = 1 (later than at the starting γ)
-    "busy_g1": {"batch": 64, "gamma": 1},
-    "b128_g1": {"batch": 128, "gamma": 1},
-    "b1024_g1": {"batch": 1024, "gamma": 1},
     # --- more batch sizes and contexts the prose quotes
     "d17_b32": {"drafter": "qwen3-1.7b", "batch": 32},
     "ngram_short": {"drafter": "ngram", "batch": 256, "context": 512},  # hundreds of short sequences
