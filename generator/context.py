@@ -111,12 +111,12 @@ def launch_floors(site, bound: dict) -> dict:
 
 
 def idle_levels(site) -> dict:
-    """Where the tensor-core idle readout stops falling with the batch, for each γ at the opening
-    state's other settings: {"start": the opening γ's, "later": the smaller γ's that level off at a
-    larger batch, smallest first}, each {"gamma", "batch" (the first batch from which the readout
-    no longer changes), "idle" (its value there, a fraction)}. Found by cold reads: "at a smaller γ
-    it levels off higher and later" held at γ = 1 and 2 only, and "γ = 1 later" left out γ = 2.
-    ValueError where a smaller γ does not level off higher (the sentence says it does)."""
+    """Where the tensor-core idle readout stops falling with the batch at the opening state's
+    other settings: {"start": at the opening γ, "smallest": at γ = 1}, each {"gamma", "batch" (the
+    first batch from which the readout no longer changes), "idle" (its value there, a fraction)}.
+    Found by cold reads: "at a smaller γ it levels off higher and later" held at γ = 1 and 2 only,
+    and "γ = 1 later" left out γ = 2; the sentence gives γ = 1's figures instead. ValueError where
+    a smaller γ does not level off higher (the sentence says it does)."""
     state = dict(site.defaults)
     batches = site.axes["batch"]
     levels = {}
@@ -128,7 +128,7 @@ def idle_levels(site) -> dict:
     smaller = [levels[g] for g in sorted(levels) if g < state["gamma"]]
     if any(level["idle"] <= start["idle"] for level in smaller):
         raise ValueError(f"a γ below {state['gamma']} levels off no higher than γ = {state['gamma']}: {smaller}")
-    return {"start": start, "later": [level for level in smaller if level["batch"] > start["batch"]]}
+    return {"start": start, "smallest": levels[min(levels)]}
 
 
 # The architecture fields that size a KV cache per token (with the bf16 width and K and V).
