@@ -937,3 +937,13 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
                "catalog's Qwen3-0.6B draft model cannot draft for Llama-3.1-8B-Instruct (another model family)" in n
                for n in out["notes"]), out["notes"]
     assert parse_metrics((DATA / "v1-ngram.log").read_text()).startup is None
+    # vLLM's other start-up line, "non-default args: {…}", and one cut before "with config:" (found
+    # by a cold read: both answered "The text does not say which drafter produced it")
+    args = parse_metrics((DATA / "v1-non-default-args.log").read_text()).startup
+    assert args == {"model": "Qwen/Qwen3-14B", "method": "eagle3", "draft_model": "AngelSlim/Qwen3-14B_eagle3",
+                    "tensor_parallel_size": 2}
+    out = _cli("-", stdin=(DATA / "v1-non-default-args.log").read_text()).stdout
+    assert "target qwen3-14b: the text names it, 'Qwen/Qwen3-14B' (vLLM's start-up line)" in out
+    assert "drafter eagle3: the text names it, method 'eagle3', model 'AngelSlim/Qwen3-14B_eagle3'" in out
+    cut = text.replace("Initializing a V1 LLM engine (v0.10.1) with config: ", "")
+    assert parse_metrics(cut).startup == parse_metrics(text).startup

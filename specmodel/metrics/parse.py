@@ -934,22 +934,44 @@ _STARTUP_MODEL = re.compile(r"with config: model='([^']*)'")
 # naming no drafter)
 _STARTUP_SPECULATIVE = re.compile(r"speculative_config=SpeculativeConfig\(method='([^']*)'(?:, model=(?:'([^']*)'|None))?")
 _STARTUP_TP = re.compile(r"\btensor_parallel_size=(\d{1,6})\b")
+# The served model of a start-up line cut before "with config:": its model='…' ahead of the
+# speculative config.
+_STARTUP_ANY_MODEL = re.compile(r"(?:^|[\s(,])model='([^']*)'")
+# vLLM's other start-up line (vllm/entrypoints/utils.py log_non_default_args): "non-default args:
+# {'model': 'Qwen/Qwen3-14B', 'speculative_config': {'method': 'eagle3', 'model': '…',
+# 'num_speculative_tokens': 3}, 'tensor_parallel_size': 2}" (found by a cold read: such a log was
+# answered "The text does not say which drafter produced it").
+_ARGS_LINE = re.compile(r"non-default args: \{")
+_ARGS_SPECULATIVE = re.compile(r"'speculative_config': \{([^{}]*)\}")
+_ARGS_MODEL = re.compile(r"'model': '([^']*)'")
+_ARGS_METHOD = re.compile(r"'method': '([^']*)'")
+_ARGS_TP = re.compile(r"'tensor_parallel_size': (\d{1,6})\b")
 
 
 def _startup(lines: list[str]) -> dict | None:
-    """What the last vLLM start-up line in ``lines`` names: {"model": the served model, "method":
+    """What the last vLLM start-up line in ``lines`` ("Initializing … with config:", also cut
+    before it, or "non-default args: {…}") names: {"model": the served model, "method":
     the speculative method, "draft_model": its draft model, "tensor_parallel_size": its GPUs (an
     int)} (None for what it does not name); None where there is no start-up line. Found by cold
     reads: a log that names its EAGLE-3 head and its Llama target there was answered "The text
     does not say which drafter produced it"; one on 2 GPUs was priced on 4, unsaid."""
     for line in reversed(lines):
-        served = _STARTUP_MODEL.search(line)
+        speculative = _STARTUP_SPECULATIVE.search(line)
+        served = _STARTUP_MODEL.search(line) or (speculative and _STARTUP_ANY_MODEL.search(line[:speculative.start()]))
         if served:
-            speculative = _STARTUP_SPECULATIVE.search(line)
             gpus = _STARTUP_TP.search(line)
             return {"model": served[1], "method": speculative[1] if speculative else None,
                     "draft_model": (speculative[2] or None) if speculative else None,
                     "tensor_parallel_size": int(gpus[1]) if gpus else None}
+        if _ARGS_LINE.search(line):
+            config = _ARGS_SPECULATIVE.search(line)
+            rest = line[:config.start()] + line[config.end():] if config else line
+            served, gpus = _ARGS_MODEL.search(rest), _ARGS_TP.search(rest)
+            method, draft = (_ARGS_METHOD.search(config[1]), _ARGS_MODEL.search(config[1])) if config else (None, None)
+            if served:
+                return {"model": served[1], "method": method[1] if method else None,
+                        "draft_model": draft[1] if draft else None,
+                        "tensor_parallel_size": int(gpus[1]) if gpus else None}
     return None
 
 

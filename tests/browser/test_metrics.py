@@ -455,6 +455,17 @@ def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_li
     shown = answer.inner_text().replace("\u00a0", " ")
     assert "The text names the drafter method 'suffix' (vLLM's start-up line)" in shown, shown
     assert "does not say which drafter" not in shown, shown
+    # vLLM's other start-up line, "non-default args: {…}", names them too (found by a cold read:
+    # answered "The text does not say which drafter produced it")
+    home.click("[data-action=metrics-clear]")
+    show(home, "")
+    args = (DATA / "v1-non-default-args.log").read_text()
+    _paste(home, args)
+    _check_answer_against_cli(home, _cli(stdin=args))
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert "The answer prices Qwen3-14B: the text names it" in shown, shown
+    assert "The answer prices the EAGLE-3 head: the text names it" in shown, shown
+    assert "The text names tensor_parallel_size=2 (vLLM's start-up line)" in shown, shown
 
 
 def test_a_cost_model_or_workload_another_target_lacks_is_said_to_be_replaced(home):

@@ -923,6 +923,15 @@ const STARTUP_MODEL = /with config: model='([^']*)'/;
 // (model= optional, as parse.py: a line shortened by hand to its method names that drafter)
 const STARTUP_SPECULATIVE = /speculative_config=SpeculativeConfig\(method='([^']*)'(?:, model=(?:'([^']*)'|None))?/;
 const STARTUP_TP = /\btensor_parallel_size=(\d{1,6})\b/;
+// a line cut before "with config:": its model='…' ahead of the speculative config (parse.py)
+const STARTUP_ANY_MODEL = /(?:^|[\s(,])model='([^']*)'/;
+// vLLM's other start-up line, "non-default args: {'model': '…', 'speculative_config': {'method':
+// '…', 'model': '…', …}, 'tensor_parallel_size': 2}" (parse.py _ARGS_LINE)
+const ARGS_LINE = /non-default args: \{/;
+const ARGS_SPECULATIVE = /'speculative_config': \{([^{}]*)\}/;
+const ARGS_MODEL = /'model': '([^']*)'/;
+const ARGS_METHOD = /'method': '([^']*)'/;
+const ARGS_TP = /'tensor_parallel_size': (\d{1,6})\b/;
 
 // What the last start-up line names: {model, method, draft_model, tensor_parallel_size} (null for
 // what it does not name), or null (parse.py _startup; found by cold reads: a log naming its
@@ -930,12 +939,25 @@ const STARTUP_TP = /\btensor_parallel_size=(\d{1,6})\b/;
 // produced it"; one on 2 GPUs was priced on 4, unsaid).
 function startup(lines) {
   for (const line of [...lines].reverse()) {
-    const served = STARTUP_MODEL.exec(line);
-    if (!served) continue;
     const speculative = STARTUP_SPECULATIVE.exec(line);
-    const gpus = STARTUP_TP.exec(line);
-    return { model: served[1], method: speculative ? speculative[1] : null, draft_model: speculative?.[2] || null,
-      tensor_parallel_size: gpus ? Number(gpus[1]) : null };
+    const served = STARTUP_MODEL.exec(line) ?? (speculative ? STARTUP_ANY_MODEL.exec(line.slice(0, speculative.index)) : null);
+    if (served) {
+      const gpus = STARTUP_TP.exec(line);
+      return { model: served[1], method: speculative ? speculative[1] : null, draft_model: speculative?.[2] || null,
+        tensor_parallel_size: gpus ? Number(gpus[1]) : null };
+    }
+    if (ARGS_LINE.test(line)) {
+      const config = ARGS_SPECULATIVE.exec(line);
+      const rest = config ? line.slice(0, config.index) + line.slice(config.index + config[0].length) : line;
+      const model = ARGS_MODEL.exec(rest);
+      const gpus = ARGS_TP.exec(rest);
+      const method = config ? ARGS_METHOD.exec(config[1]) : null;
+      const draft = config ? ARGS_MODEL.exec(config[1]) : null;
+      if (model) {
+        return { model: model[1], method: method ? method[1] : null, draft_model: draft ? draft[1] : null,
+          tensor_parallel_size: gpus ? Number(gpus[1]) : null };
+      }
+    }
   }
   return null;
 }
