@@ -466,6 +466,17 @@ def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_li
     assert "The answer prices Qwen3-14B: the text names it" in shown, shown
     assert "The answer prices the EAGLE-3 head: the text names it" in shown, shown
     assert "The text names tensor_parallel_size=2 (vLLM's start-up line)" in shown, shown
+    # a drafter the simulation had (by a link) that the text's target cannot take: said here, as
+    # one the reader chose is (found by a cold read: only in the simulation's notes far above)
+    show(home, "?gpu=l40s&target=qwen3-30b-a3b&tp=2&drafter=qwen3-4b")
+    home.click("[data-action=metrics-clear]")
+    llama = text.replace("model='meta-llama/Llama-3.1-8B-Instruct'", "model='meta-llama/Llama-3.3-70B-Instruct'").replace(
+        "speculative_config=SpeculativeConfig(method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_spec_tokens=3), ", "")
+    _paste(home, llama)
+    shown = answer.inner_text().replace("\u00a0", " ")
+    assert ("The text does not say which drafter produced it: the answer prices the Llama-3.2-1B draft model, as the "
+            "Qwen3-4B draft model the simulation had cannot draft for Llama-3.3-70B-Instruct. Set yours under “Your "
+            "deployment”.") in shown, shown
 
 
 def test_a_cost_model_or_workload_another_target_lacks_is_said_to_be_replaced(home):

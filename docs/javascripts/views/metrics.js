@@ -469,7 +469,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
     if (named.target) fromEarlierText.target = named.target;
     if (fromText.drafter) fromEarlierText.drafter = fromText.drafter;
     if (ownLoad) fromEarlierText.batch = values.batch;
-    fitted = { reading, fit, batchNote, fromText, carried, readUnder: { cost_model: costModel, workload }, example: Boolean(example), announced: null };
+    // the drafter the simulation had, which a target the text names may not take
+    const drafterBefore = current().drafter;
+    fitted = { reading, fit, batchNote, fromText, carried, drafterBefore, readUnder: { cost_model: costModel, workload }, example: Boolean(example), announced: null };
     result.hidden = false;
     // the table of residuals as cards where its rows do not fit the column, once it is shown
     // (found by a cold read at 320 px: filled after the page's tables were fitted, it ran 18 px
@@ -583,8 +585,12 @@ export function mountMetrics(root, manifest, { apply, current }) {
     // a drafter the reader chose that the target chosen after it cannot take: said here, not only
     // in the simulation's notes far above (found by a cold read: Qwen3-4B replaced by Llama-3.2-1B
     // under a Llama target, and "Set yours" to a reader who had)
-    const replaced = "drafter" in chosen && chosen.drafter !== state.drafter && !availableValues(manifest, state, "drafter").includes(chosen.drafter)
-      ? `, as the ${labels.drafter[chosen.drafter]} you chose cannot draft for ${labels.target[state.target]}` : "";
+    // ... or one the simulation had, set by a link or its own controls (found by a cold read: said
+    // only in the simulation's notes far above)
+    const cannot = (drafter) => drafter !== undefined && drafter !== state.drafter && !availableValues(manifest, state, "drafter").includes(drafter);
+    const replaced = "drafter" in chosen
+      ? (cannot(chosen.drafter) ? `, as the ${labels.drafter[chosen.drafter]} you chose cannot draft for ${labels.target[state.target]}` : "")
+      : cannot(fitted.drafterBefore) ? `, as the ${labels.drafter[fitted.drafterBefore]} the simulation had cannot draft for ${labels.target[state.target]}` : "";
     const drafterTail = setByReader("drafter") ? ", as set under “Your deployment”." : `${replaced}. Set yours under “Your deployment”.`;
     // a setting the text named, still shown and not since chosen by the reader
     const fromText = (name) => fitted.fromText[name] === state[name] && !setByReader(name);
