@@ -590,7 +590,9 @@ export function mountMetrics(root, manifest, { apply, current }) {
     const cannot = (drafter) => drafter !== undefined && drafter !== state.drafter && !availableValues(manifest, state, "drafter").includes(drafter);
     const replaced = "drafter" in chosen
       ? (cannot(chosen.drafter) ? `, as the ${labels.drafter[chosen.drafter]} you chose cannot draft for ${labels.target[state.target]}` : "")
-      : cannot(fitted.drafterBefore) ? `, as the ${labels.drafter[fitted.drafterBefore]} the simulation had cannot draft for ${labels.target[state.target]}` : "";
+      // (where the text's target replaced it: one the reader chose since replaced it in their sight)
+      : fitted.fromText.target === state.target && cannot(fitted.drafterBefore)
+        ? `, as the ${labels.drafter[fitted.drafterBefore]} the simulation had cannot draft for ${labels.target[state.target]}` : "";
     const drafterTail = setByReader("drafter") ? ", as set under “Your deployment”." : `${replaced}. Set yours under “Your deployment”.`;
     // a setting the text named, still shown and not since chosen by the reader
     const fromText = (name) => fitted.fromText[name] === state[name] && !setByReader(name);
