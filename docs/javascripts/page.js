@@ -71,7 +71,8 @@ const RECORD_READING_MS = 200;
 
 // Steps of one slider in a row (arrow keys pressed one after another, each a committed change)
 // make one history entry, as a drag does: Back undoes the run, not each step. A run ends when
-// the reader pauses this long, or changes anything else.
+// the reader pauses this long (wall-clock time, Date.now: a test can hold it still), or changes
+// anything else.
 const SLIDER_RUN_MS = 1000;
 // How long "Link copied." stays.
 const COPIED_MS = 4000;
@@ -161,7 +162,7 @@ class Page {
         this.state$.set(state, { source: "controls" });
         showNotes(this.sim, notes);
         const run = this.sliderRun;
-        const now = performance.now();
+        const now = Date.now();
         if (slider && run?.slider === slider && now - run.at < SLIDER_RUN_MS && sameState(run.state, this.committed)) {
           this.replaceUrl(state);
           this.committed = state;

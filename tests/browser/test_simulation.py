@@ -1266,7 +1266,13 @@ def test_what_a_screen_reader_hears_of_each_sample_pass_is_the_builds_sentence(p
 
 def test_a_sliders_steps_in_a_row_are_one_history_entry(page, page_log):
     """Arrow keys pressed one after another on a slider make one history entry, as a drag does
-    (found once: three presses needed three Backs); after a pause, the next step is a new one."""
+    (found once: three presses needed three Backs); after a pause, the next step is a new one.
+    The page's wall clock is held still, so presses spread out by a busy machine are still "in a
+    row", and the pause is one the test makes."""
+    import datetime
+
+    start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    page.clock.set_fixed_time(start)
     page.goto("/")
     wait_rendered(page, "")
     slider = page.locator("#simulation input[type=range][name=batch]")
@@ -1279,7 +1285,8 @@ def test_a_sliders_steps_in_a_row_are_one_history_entry(page, page_log):
     assert current_query(page) == ""
     page.go_forward()
     wait_rendered(page, "?batch=8")
-    page.wait_for_timeout(1200)  # longer than a run of steps lasts (page.js SLIDER_RUN_MS)
+    # longer than a run of steps lasts (page.js SLIDER_RUN_MS)
+    page.clock.set_fixed_time(start + datetime.timedelta(milliseconds=1200))
     slider.focus()
     slider.press("ArrowRight")
     wait_rendered(page, "?batch=16")
