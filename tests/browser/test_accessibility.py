@@ -249,13 +249,41 @@ BOXES = """() => {
   const el = document.activeElement, bar = document.querySelector('#simulation [data-bar]'), s = getComputedStyle(el);
   // the focused element with its focus ring, which is drawn outside its box
   const ring = s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth) + Math.max(0, parseFloat(s.outlineOffset));
-  return {inText: !!el.closest('article') && !el.closest('#simulation'), text: el.textContent.trim().slice(0, 40),
+  return {inText: !!el.closest('article') && !el.closest('#simulation'), text: el.textContent.trim().slice(0, 40), tag: el.tagName.toLowerCase(),
           el: box(el, ring), bar: bar.hidden ? null : box(bar), header: box(document.querySelector('.md-header')), y: scrollY};
 }"""
 
 
 def _overlap(a: dict, b: dict) -> bool:
     return a["top"] < b["bottom"] and b["top"] < a["bottom"] and a["left"] < b["right"] and b["left"] < a["right"]
+
+
+def _walk(page, keys: list[str]) -> tuple[list[dict], list[str]]:
+    """Press `keys` one by one; at each stop in the text (outside the simulation) the focused
+    element and its ring are clear of the bar and of the header (BOXES). Returns the stops and
+    what was hidden, as sentences."""
+    stops, hidden = [], []
+    for key in keys:
+        page.keyboard.press(key)
+        at = page.evaluate(BOXES)
+        if not at["inText"]:
+            continue
+        assert at["bar"] is not None, f"{key} to {at['text']!r}: the bar went away"
+        stops.append(at)
+        el, room = at["el"], {**at["el"], "top": at["header"]["bottom"], "bottom": at["bar"]["top"]}
+        if el["bottom"] - el["top"] > room["bottom"] - room["top"]:
+            # Taller than the room between the two (a code block on a phone): cannot be clear of
+            # both; it takes most of that room.
+            shown = min(el["bottom"], room["bottom"]) - max(el["top"], room["top"])
+            if shown < (room["bottom"] - room["top"]) / 2:
+                hidden.append(f"{key} to {at['text']!r} at {round(el['top'])}–{round(el['bottom'])}: "
+                              f"{round(shown)} px of it in the room between the header and the bar, {round(room['top'])}–{round(room['bottom'])}")
+            continue
+        for other in ("bar", "header"):
+            if _overlap(el, at[other]):
+                hidden.append(f"{key} to {at['text']!r} at {round(at['el']['top'])}–{round(at['el']['bottom'])}: "
+                              f"behind the {other} at {round(at[other]['top'])}–{round(at[other]['bottom'])}")
+    return stops, hidden
 
 
 @pytest.mark.parametrize(("width", "height", "query"), [(1440, 900, ""), (375, 740, "?batch=1024")])
@@ -281,30 +309,35 @@ def test_what_has_focus_is_never_behind_the_bar_or_the_header(new_context, width
     page.wait_for_selector("#simulation [data-bar]:not([hidden])")
     if query:
         assert page.locator("#simulation [data-bar] [data-fit-note]").is_visible()
-    stops, hidden = [], []
-    for key in ["Tab"] * 50 + ["Shift+Tab"] * 50:
-        page.keyboard.press(key)
-        at = page.evaluate(BOXES)
-        if not at["inText"]:
-            continue
-        assert at["bar"] is not None, f"{key} to {at['text']!r}: the bar went away"
-        stops.append(at)
-        el, room = at["el"], {**at["el"], "top": at["header"]["bottom"], "bottom": at["bar"]["top"]}
-        if el["bottom"] - el["top"] > room["bottom"] - room["top"]:
-            # Taller than the room between the two (a code block on a phone): cannot be clear of
-            # both; it takes most of that room.
-            shown = min(el["bottom"], room["bottom"]) - max(el["top"], room["top"])
-            if shown < (room["bottom"] - room["top"]) / 2:
-                hidden.append(f"{key} to {at['text']!r} at {round(el['top'])}–{round(el['bottom'])}: "
-                              f"{round(shown)} px of it in the room between the header and the bar, {round(room['top'])}–{round(room['bottom'])}")
-            continue
-        for other in ("bar", "header"):
-            if _overlap(el, at[other]):
-                hidden.append(f"{key} to {at['text']!r} at {round(at['el']['top'])}–{round(at['el']['bottom'])}: "
-                              f"behind the {other} at {round(at[other]['top'])}–{round(at[other]['bottom'])}")
+    stops, hidden = _walk(page, ["Tab"] * 50 + ["Shift+Tab"] * 50)
     # The walk went under the bar's edge and back up under the header's: the page scrolled both ways.
     ys = [s["y"] for s in stops]
     assert len(stops) >= 60 and max(ys) > start + height and min(ys) < max(ys) - height, (len(stops), start, min(ys), max(ys))
+    assert hidden == [], "\n".join(hidden)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (375, 740)])
+def test_the_paste_box_tabbed_to_is_clear_of_the_bar(new_context, width, height):
+    """Found by a cold read: Tab to the paste box, at the bottom of the window, and the browser
+    showed its caret, at its top, and left the rest of it, ring and all, under the bar. Every stop
+    of the paste box's form, Tabbed to from the link above it and back, is clear of the bar."""
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    # The box's top (where its caret is) just above the bar, the rest of it under the bar, and
+    # the focus on the link before it: the next Tab lands on the box.
+    box = "document.querySelector('[data-metrics] textarea')"
+    page.evaluate(f"() => scrollTo(0, {box}.getBoundingClientRect().top + scrollY - innerHeight / 2)")
+    page.wait_for_selector("#simulation [data-bar]:not([hidden])")
+    page.evaluate(f"""() => {{
+      const box = {box}, bar = document.querySelector('#simulation [data-bar]');
+      scrollBy(0, box.getBoundingClientRect().top - (bar.getBoundingClientRect().top - 40));
+      const links = [...document.querySelectorAll('article a[href]')].filter((a) => a.checkVisibility()
+        && (a.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING));
+      links[links.length - 1].focus({{ preventScroll: true }});
+    }}""")
+    stops, hidden = _walk(page, ["Tab"] * 8 + ["Shift+Tab"] * 8)
+    assert [s["tag"] for s in stops].count("textarea") == 2, [s["tag"] for s in stops]
     assert hidden == [], "\n".join(hidden)
 
 

@@ -63,6 +63,16 @@ export function mountBar(sim) {
   };
   const resized = new ResizeObserver(clear);
   resized.observe(bar);
+  // Focus moved to a text box reveals its caret, not its whole box (Chromium's focus scroll for an
+  // editable element): the paste box, Tabbed to, stayed half under the bar (found by a cold read).
+  // Anything focused from the keyboard that ends partly under the bar is brought clear of it, as
+  // the scroll padding above clears every other stop; a click's focus is left where it was.
+  const reveal = (event) => {
+    const el = event.target;
+    if (bar.hidden || !(el instanceof Element) || !el.matches(":focus-visible")) return;
+    if (el.getBoundingClientRect().bottom > bar.getBoundingClientRect().top) el.scrollIntoView({ block: "nearest" });
+  };
+  document.addEventListener("focusin", reveal);
   // Not before the reader reaches the simulation, the page's opening being about the starting
   // state, unless a link or a click elsewhere set another (linked, changed, corrected).
   const show = () => {
@@ -178,6 +188,7 @@ export function mountBar(sim) {
       passedObserver.disconnect();
       headlineObserver.disconnect();
       resized.disconnect();
+      document.removeEventListener("focusin", reveal);
       root.removeProperty("scroll-padding-bottom");
       room.remove();
       removeEventListener("resize", align);
