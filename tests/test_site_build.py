@@ -351,6 +351,25 @@ def test_the_not_found_page_leads_back_into_the_site(site):
     assert (site / "index.html").is_file() and (site / "model" / "index.html").is_file()
 
 
+def test_every_page_has_a_tab_title_of_its_own(site):
+    """Found by a cold read: the not-found page's tab read "What speculative decoding really
+    costs", as the essay's does. Every page's title is its own, and any page but the essay's
+    starts with its heading."""
+    titles = {}
+    for path in sorted(site.rglob("*.html")):
+        if "vendor" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        (title,) = re.findall(r"<title>(.*?)</title>", text, flags=re.S)
+        titles[str(path.relative_to(site))] = title
+        if path != site / "index.html":
+            heading = re.search(r"<h1[^>]*>(.*?)</h1>", text, flags=re.S).group(1)
+            heading = re.sub(r"<[^>]+>", "", re.sub(r'<a class="headerlink".*?</a>', "", heading)).strip()
+            assert title.startswith(f"{heading} - "), (path.name, title, heading)
+    assert set(titles) >= {"index.html", "404.html", "model/index.html"}, titles
+    assert len(set(titles.values())) == len(titles), titles
+
+
 def test_the_model_page_names_every_command_the_package_has(site):
     """Found by a cold read: the essay sent readers to the model page for "everything else it can
     print", and the page named five of the eight commands (not sweep, fit-metrics or catalog)."""
