@@ -27,7 +27,7 @@ from specmodel.calibration.measurements import ONE_POINT_ENGINES, POINTS
 from specmodel.calibration.fitted import FITTED
 from specmodel.costs import CALIBRATED, ENGINE_CONSTANTS, cost_model
 from specmodel.calibration.validate import UNKNOWN_CONTEXT_RANGE, summary as summarise
-from specmodel.typical_acceptance import ASSUMED, TASKS
+from specmodel.typical_acceptance import ASSUMED, CARRIED, TASKS
 
 from .axes import STATE_AXES, axes, configurations, site_typical_acceptance
 from .chart_rows import table_html
@@ -327,6 +327,31 @@ def build_context(site, charts: dict, sampler_demo, sim: dict) -> dict:
     return ctx
 
 
+# Who measured a typical acceptance, as the essay's table cites them (its footnotes, or a link),
+# and with which target, by the start of the catalog's source sentence
+# (specmodel/typical_acceptance.py); None: with the target of the row.
+TYPICAL_CITATIONS = {
+    "Liu, Yu, Park, Stoica & Cheung 2026": ("by Liu et al.[^liu]", "Llama-3.1-8B"),
+    "AngelSlim's vLLM benchmark": ("by AngelSlim[^angelslim]", None),
+    "vLLM issue #20780": ("in [vLLM issue #20780](https://github.com/vllm-project/vllm/issues/20780)", "Llama-3.1-8B"),
+}
+
+
+def typical_citation(e, target_label: str) -> str:
+    """The source column of the essay's typical-acceptance table for entry ``e`` (a
+    TypicalAcceptance) on the target labelled ``target_label``: "assumed", or where and by whom it
+    was measured, and whether it was carried over from another target's drafter. ValueError for a
+    source TYPICAL_CITATIONS does not know (add how the essay cites it)."""
+    if e.basis == ASSUMED:
+        return "assumed"
+    for start, (who, measured_on) in TYPICAL_CITATIONS.items():
+        if e.source.startswith(start):
+            carried = ", taken to carry over" if e.basis == CARRIED else ""
+            return f"measured on {measured_on or target_label} {who}{carried}"
+    raise ValueError(f"typical acceptance source {e.source[:60]!r}…: the essay has no citation for it; "
+                     f"add one to generator/context.py TYPICAL_CITATIONS (known: {', '.join(TYPICAL_CITATIONS)})")
+
+
 def _finite_or_none(x):
     return x if x is not None and math.isfinite(x) and x > 0 else None
 
@@ -381,15 +406,26 @@ def evidence_context(site) -> dict:
                 typical_all.append({**alike[0], "task_label": "every kind"})
             else:
                 typical_all.extend(alike)
-    # The essay's table: one row per drafter and task, or one row for a drafter assumed to guess
-    # the same on every kind of traffic.
-    typical_rows = []
-    for d, tasks in acceptance.items():
-        entries = list(tasks.values())
-        if all(e["basis"] == ASSUMED for e in entries) and len({(e["alpha"], e["acceptance"]) for e in entries}) == 1:
-            typical_rows.append({**entries[0], "task_label": "every kind", "dataset": ""})
-        else:
-            typical_rows.extend(entries)
+    # The essay's table, one for each target the simulation offers: the decision map is drawn for
+    # the simulation's target, each of its drafters at its typical acceptance with that target
+    # (found by a cold read: the table stayed on the starting target's while the map followed
+    # another). One row per drafter and task, or one for a drafter whose figure is the same on
+    # every kind of traffic (an assumption, or one measurement standing for all three).
+    def essay_rows(target: str) -> list[dict]:
+        rows = []
+        for d, blocks in catalog.typical_acceptance.items():
+            if target not in blocks:
+                continue
+            entries = [{**entry(d, target, t, e), "cite": typical_citation(e, site.labels["target"][target])}
+                       for t, e in blocks[target].items()]
+            if len(entries) > 1 and len({tuple((k, v) for k, v in e.items() if k != "task_label") for e in entries}) == 1:
+                rows.append({**entries[0], "task_label": "every kind"})
+            else:
+                rows.extend(entries)
+        return rows
+
+    typical_tables = [{"target": t, "label": site.labels["target"][t], "rows": essay_rows(t), "start": t == target}
+                      for t in dict.fromkeys(c.target for c in configurations(catalog))]
     # The command line's other engine presets (--engine), each by the constants it sets otherwise
     # than the site's engine (found by a cold read: "eager" and its estimated 200 µs a layer were
     # on no page, though the page says it states every constant).
@@ -411,7 +447,7 @@ def evidence_context(site) -> dict:
                                    "fitted_count": sum(1 for c in constants.values() if c["source"].startswith("fitted")),
                                    "profiling_context_tokens": profiling_context(), "others": others}),
         "typical": Scope("typical", acceptance),
-        "typical_rows": wrap(typical_rows, "typical_rows"),
+        "typical_tables": wrap(typical_tables, "typical_tables"),
         "typical_all": wrap(typical_all, "typical_all"),
         "validation": Scope("validation", {"rows": [validation_row(r, catalog) for r in rows],
                                            "by_id": {r.measurement.id: validation_row(r, catalog) for r in rows},

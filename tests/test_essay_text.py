@@ -637,3 +637,33 @@ def test_the_draft_share_claim_holds_at_each_batch_it_covers(pages):
     text = plain_text(pages["index.md"])
     assert "opposite at every batch" not in text
     assert "vLLM's measured share instead falls from the start: it is highest at one sequence, where both ideal models put it lowest." in text
+
+
+def test_the_decision_rules_acceptance_table_is_written_for_every_target(pages):
+    """Found by a cold read: the table of each drafter's typical acceptance was the starting
+    target's alone, while the map under it follows the simulation's target. The essay holds one
+    table per target the simulation offers, each row's α the one the map uses for that target
+    (generator.axes.site_typical_acceptance), only the starting target's shown by the build."""
+    from generator.axes import configurations, default_configuration, labels, site_typical_acceptance
+
+    names = labels(CATALOG)["drafter"]
+    text = pages["index.md"]
+    blocks = re.findall(r'<div class="spec-typical" data-for-target="([^"]+)" markdown( hidden data-search-exclude="")?>'
+                        r"(.*?)</div>", text, flags=re.S)
+    targets = list(dict.fromkeys(c.target for c in configurations(CATALOG)))
+    assert [b[0] for b in blocks] == targets
+    assert [b[0] for b in blocks if not b[1]] == [default_configuration(CATALOG).target]
+    for target, _, block in blocks:
+        [(head, rows)] = tables(block)
+        assert head[0].endswith(CATALOG.targets[target].label), head
+        typical = site_typical_acceptance(CATALOG, target)
+        served = set(typical)
+        tasks = {"chat": "chat", "summarisation": "summarisation", "code editing": "code-editing"}
+        seen = set()
+        for row in rows:
+            drafter = next(d for d in served if plain_text(row[0]).strip() == names[d])
+            traffic = plain_text(row[1]).split(" (")[0].strip()
+            for task in (tasks.values() if traffic == "every kind" else [tasks[traffic]]):
+                assert float(plain_text(row[3]).split()[0]) == pytest.approx(typical[drafter][task][0]), (target, row)
+                seen.add((drafter, task))
+        assert seen == {(d, t) for d in served for t in tasks.values()}, target

@@ -13,6 +13,7 @@ import { chartsSettled, mountCharts, stopCharts, updateCharts } from "./views/ch
 import { greyedChoices, mountControls } from "./views/controls.js";
 import { mountMetrics } from "./views/metrics.js";
 import { showFitNotes } from "./views/fit-notes.js";
+import { showTargetBlocks } from "./views/for-target.js";
 import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
@@ -478,6 +479,7 @@ class Page {
 
     const chartsDone = this.refreshCharts();
     showFitNotes(document.body, data, state);
+    showTargetBlocks(document.body, state);
     // Pictures of the default state must not stand in for another one (spec.css).
     document.documentElement.classList.toggle("spec-linked", serializeQuery(state, this.manifest) !== "");
     if (this.sim) {

@@ -192,3 +192,44 @@ def test_a_greyed_radio_says_why_beside_it_on_a_phone(new_context):
     assert len({left for left, _ in lefts}) == 1 and len({top for _, top in lefts}) == len(lefts), lefts
     page.set_viewport_size({"width": 1440, "height": 900})
     assert label.locator(".spec-control__why").is_hidden()
+
+
+TYPICAL_AND_MAP = """() => {
+  const rows = (table) => { const head = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
+    return [...table.tBodies[0].rows].map((r) => Object.fromEntries([...r.cells].map((c, i) => [head[i], c.textContent.trim()]))); };
+  const blocks = [...document.querySelectorAll('[data-for-target]')].filter((b) => b.checkVisibility());
+  return {shown: blocks.map((b) => b.dataset.forTarget), header: blocks.map((b) => b.querySelector('th').textContent.trim()),
+          typical: blocks.length ? rows(blocks[0].querySelector('table')) : [],
+          map: rows(document.querySelector('#figure-decision table'))};
+}"""
+
+
+def test_the_decision_rules_acceptance_table_is_the_maps_target(page, page_log):
+    """Found by a cold read: at ?gpu=h200&target=llama-3.3-70b-instruct the map under "A decision
+    rule" used the EAGLE-3 head at α 0.85, and the table of each drafter's typical acceptance above
+    it still gave Qwen3-8B's (0.65), with Qwen3 draft models that cannot draft for Llama. The table
+    shown is the simulation's target's, and every α the map's data table uses is the table's, for
+    that drafter and traffic: opened by a link and changed in place."""
+    labels = manifest()["labels"]
+    defaults = manifest()["defaults"]
+    for i, changes in enumerate([{}, {"gpu": "h200", "target": "llama-3.3-70b-instruct", "tp": 2, "drafter": "eagle3"},
+                                 {"target": "qwen3-32b", "tp": 2}]):
+        query = query_of({**defaults, **changes})
+        if i < 2:
+            page.goto("/" + query)
+        else:  # in place, as Back and Forward do
+            page.evaluate("(q) => { history.pushState(null, '', location.pathname + q); dispatchEvent(new PopStateEvent('popstate')); }", query)
+        wait_rendered(page, query)
+        page.wait_for_function("() => !document.querySelector('.spec-chart[data-chart=decision][data-pending]')")
+        target = changes.get("target", defaults["target"])
+        at = page.evaluate(TYPICAL_AND_MAP)
+        assert at["shown"] == [target] and at["header"] == [f"drafter, with {labels['target'][target]}"], at["shown"]
+        typical = {}
+        for row in at["typical"]:
+            traffic = row["traffic"].split(" (")[0]
+            for task in (["chat", "summarisation", "code editing"] if traffic == "every kind" else [traffic]):
+                typical[(row[at["header"][0]], task)] = row["α used (acceptance across positions)"].split(" ")[0]
+        drafters = {row[at["header"][0]] for row in at["typical"]}
+        used = {(row["best drafter"], row["traffic"], row["its α"]) for row in at["map"] if row["best drafter"] in drafters}
+        assert len(used) >= 2, at["map"][:3]
+        assert [u for u in used if typical.get(u[:2]) != u[2]] == [], typical
