@@ -198,7 +198,7 @@ TYPICAL_AND_MAP = """() => {
   const rows = (table) => { const head = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
     return [...table.tBodies[0].rows].map((r) => Object.fromEntries([...r.cells].map((c, i) => [head[i], c.textContent.trim()]))); };
   const blocks = [...document.querySelectorAll('[data-for-target]')].filter((b) => b.checkVisibility());
-  return {shown: blocks.map((b) => b.dataset.forTarget), header: blocks.map((b) => b.querySelector('th').textContent.trim()),
+  return {shown: blocks.map((b) => b.dataset.forTarget), said: blocks.map((b) => b.querySelector('p').textContent.trim()),
           typical: blocks.length ? rows(blocks[0].querySelector('table')) : [],
           map: rows(document.querySelector('#figure-decision table'))};
 }"""
@@ -223,13 +223,13 @@ def test_the_decision_rules_acceptance_table_is_the_maps_target(page, page_log):
         page.wait_for_function("() => !document.querySelector('.spec-chart[data-chart=decision][data-pending]')")
         target = changes.get("target", defaults["target"])
         at = page.evaluate(TYPICAL_AND_MAP)
-        assert at["shown"] == [target] and at["header"] == [f"drafter, with {labels['target'][target]}"], at["shown"]
+        assert at["shown"] == [target] and at["said"] == [f"Typical acceptance with {labels['target'][target]}:"], at
         typical = {}
         for row in at["typical"]:
             traffic = row["traffic"].split(" (")[0]
             for task in (["chat", "summarisation", "code editing"] if traffic == "every kind" else [traffic]):
-                typical[(row[at["header"][0]], task)] = row["α used (acceptance across positions)"].split(" ")[0]
-        drafters = {row[at["header"][0]] for row in at["typical"]}
+                typical[(row["drafter"], task)] = row["α used (acceptance across positions)"].split(" ")[0]
+        drafters = {row["drafter"] for row in at["typical"]}
         used = {(row["best drafter"], row["traffic"], row["its α"]) for row in at["map"] if row["best drafter"] in drafters}
         assert len(used) >= 2, at["map"][:3]
         assert [u for u in used if typical.get(u[:2]) != u[2]] == [], typical
