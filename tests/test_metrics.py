@@ -844,10 +844,16 @@ def test_a_scrape_naming_a_model_is_priced_on_it_where_the_catalog_has_it_and_sa
         "-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", "qwen3-14B")).stdout
     long = "x" * 80
     assert f"the model '{'x' * 60}…' (its" in _cli("-", stdin=other.replace("meta-llama/Llama-3.3-70B-Instruct", long)).stdout
-    # two models: no guess
+    # two models are two servers (found by a cold read: their counts and loads were added up as
+    # one): the first's samples are read and priced, the other's left out, said
     two = other + other.replace("meta-llama/Llama-3.3-70B-Instruct", "Qwen/Qwen3-14B").replace('engine="0"', 'engine="1"')
-    assert len(parse_metrics(two).model_names) == 2
-    assert json.loads(_cli("-", "--json", stdin=two).stdout)["advice"]["state"]["target"] == "qwen3-8b"
+    reading = parse_metrics(two)
+    assert reading.model_names == ("meta-llama/Llama-3.3-70B-Instruct",)
+    assert (reading.running_requests, reading.num_drafts) == (parse_metrics(other).running_requests, parse_metrics(other).num_drafts)
+    assert reading.notes[0] == ("The text holds the metrics of 2 models (their model_name labels), so of as many servers: "
+                                "only those of 'meta-llama/Llama-3.3-70B-Instruct', the first, were read, and those of "
+                                "'Qwen/Qwen3-14B' left out; give one server's scrapes.")
+    assert json.loads(_cli("-", "--json", stdin=two).stdout)["advice"]["state"]["target"] == "llama-3.3-70b-instruct"
 
 
 def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_them():
@@ -861,7 +867,7 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     text = path.read_text()
     assert parse_metrics(text).startup == {"model": "meta-llama/Llama-3.1-8B-Instruct", "method": "eagle3",
                                            "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
-                                           "tensor_parallel_size": 1}
+                                           "tensor_parallel_size": 1, "num_speculative_tokens": 3}
     out = _cli(str(path)).stdout
     assert ("note: target llama-3.1-8b-instruct: the text names it, 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's "
             "start-up line); --target sets the target priced") in out
@@ -941,7 +947,7 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     # by a cold read: both answered "The text does not say which drafter produced it")
     args = parse_metrics((DATA / "v1-non-default-args.log").read_text()).startup
     assert args == {"model": "Qwen/Qwen3-14B", "method": "eagle3", "draft_model": "AngelSlim/Qwen3-14B_eagle3",
-                    "tensor_parallel_size": 2}
+                    "tensor_parallel_size": 2, "num_speculative_tokens": 3}
     out = _cli("-", stdin=(DATA / "v1-non-default-args.log").read_text()).stdout
     assert "target qwen3-14b: the text names it, 'Qwen/Qwen3-14B' (vLLM's start-up line)" in out
     assert "drafter eagle3: the text names it, method 'eagle3', model 'AngelSlim/Qwen3-14B_eagle3'" in out

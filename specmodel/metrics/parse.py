@@ -197,9 +197,9 @@ class Reading:
     so that what the text says is shown beside what was made of it (a cold read found "2.6" shown
     for a line printing "2.60"). ``derived``: how each count or mean the
     text does not print was worked out, by field name (found once: "drafts 617" and "mean acceptance
-    length 3.610" shown as the text's, for a line printing neither). ``model_names``: the models a
-    Prometheus text's samples name (vLLM's ``model_name`` label), sorted; empty for the log formats,
-    which name none. ``startup``: what the text's last vLLM start-up line names (``_startup``):
+    length 3.610" shown as the text's, for a line printing neither). ``model_names``: the model whose
+    samples a Prometheus text was read by (vLLM's ``model_name`` label: the first the text names; a
+    note says which were left out), as a tuple of one; empty for the log formats, which name none. ``startup``: what the text's last vLLM start-up line names (``_startup``):
     {"model", "method", "draft_model"}, or None.
     """
 
@@ -244,24 +244,70 @@ class Reading:
 
 # --- vLLM V1 log lines ------------------------------------------------------------------------
 
+# What a V1 line writes after "SpecDecoding metrics:", in order (vllm/v1/spec_decode/metrics.py;
+# 0.8.3 and 0.8.4 wrote "Draft acceptance rate" where later versions write the throughputs).
+_V1_LABELS = ("Mean acceptance length", "Accepted throughput", "Drafted throughput", "Accepted", "Drafted",
+              "Per-position acceptance rate", "Avg Draft acceptance rate", "Draft acceptance rate")
+
+
+def _cut_label(line: str) -> int | None:
+    """Where a line cut short inside its last field's name begins that name ("…, Per-position
+    acceptan", or a name with nothing after its colon); None for a line that ends otherwise.
+    Found by a cold read: such a line was told its vLLM prints no per-position rates."""
+    at = line.rstrip().rfind(",")
+    if at < 0:
+        return None
+    name = line[at + 1:].strip()
+    name = name[:-1] if name.endswith(":") else name
+    return at if name and ":" not in name and any(label.startswith(name) for label in _V1_LABELS) else None
+
+
+def _cut_number(rates_text: str) -> bool:
+    """Whether per-position rates that run to the line's end end inside a number or after a
+    comma: a last rate ending at its point, or with fewer decimals than the first (vLLM writes all
+    alike, "%.3f").
+    Found by a cold read: "0.543, 0.357, 0." read as a third position that is never reached."""
+    text = rates_text.strip()
+    if text.endswith(","):
+        return True
+    items = [item.strip() for item in text.split(",")]
+    digits = [re.fullmatch(r"[0-9]+\.([0-9]*)", item) for item in (items[0], items[-1])]
+    return bool(digits[1]) and (items[-1].endswith(".") or
+                                (len(items) > 1 and bool(digits[0]) and len(digits[1][1]) < len(digits[0][1])))
+
+
 def _v1_line(line: str) -> dict | None:
     at = line.find("SpecDecoding metrics:")
     if at < 0:
         return None
     line = line[at:]
+    cut = None  # the end of a line cut short where what it lost is what the fit reads
+    label = _cut_label(line)
+    if label is not None:
+        fragment, line = line[label + 1:].strip(), line[:label]
+        if "Per-position acceptance rate:" not in line:
+            cut = fragment
     per_pos = re.search(r"Per-position acceptance rate:(.*)", line)
+    if per_pos and not re.search(r",[^,:]*:", per_pos.group(1)) and _cut_number(per_pos.group(1)):
+        cut = per_pos.group(1).strip()
+        # the positions it does hold are read as any line's; the cut one is not a position
+        per_pos_text = per_pos.group(1).strip().rsplit(",", 1)[0]
+    else:
+        per_pos_text = per_pos.group(1) if per_pos else None
     x = {
         "mean": _log_value(r"Mean acceptance length:", line, "Mean acceptance length", "a number from 1 to γ + 1"),
         "mean_text": _log_text(r"Mean acceptance length:", line),
         "accepted": _log_value(r"Accepted:", line, "Accepted", _TOKENS),
         "drafted": _log_value(r"Drafted:", line, "Drafted", _TOKENS),
-        "per_pos": (_rate_list(per_pos.group(1), "Per-position acceptance rate", True, falling=True) if per_pos
-                    else None),
+        "per_pos": (_rate_list(per_pos_text, "Per-position acceptance rate", True, falling=True)
+                    if per_pos_text and per_pos_text.strip() else None),
         "throughputs": "Accepted throughput" in line,
         # 0.8.3 and 0.8.4 print this and the counts, but no per-position rates
         "rate": "Draft acceptance rate:" in line,
+        "cut": cut,
     }
-    _check_v1(x)
+    if not cut:  # (a cut line is left out: its mean and counts belong to rates it no longer shows)
+        _check_v1(x)
     return x
 
 
@@ -380,6 +426,17 @@ def _unreadable_v1(lines: int) -> str:
             f"{'it' if lines == 1 else 'they'} could not be read; give whole lines as vLLM logs them.")
 
 
+def _cut_v1(cut: list[str], lines: int) -> str:
+    """The note for V1 lines cut short (``cut``: where each ends), of ``lines`` (parse.js cutV1)."""
+    end = f"'…{cut[-1]}'"
+    if len(cut) == lines:
+        which = "The line is" if lines == 1 else f"The {lines:,} lines are"
+        return (f"{which} cut off before {'its' if lines == 1 else 'their'} end (the last ends {end}), so the "
+                "per-position acceptance rates are missing or incomplete; give whole lines as vLLM logs them.")
+    return (f"{len(cut):,} of {_plural(lines, 'line')} were left out: cut off before their end (the last ends "
+            f"{end}); give whole lines as vLLM logs them.")
+
+
 def _plural(n: int, unit: str) -> str:
     return f"{n:,} {unit}{'' if n == 1 else 's'}"
 
@@ -414,15 +471,22 @@ def _one_gamma(with_pos: list[dict], records: int, unit: str, missing: str) -> t
     return k, [x for x in with_pos if len(x["per_pos"]) == k], notes
 
 
-def _pool_v1(lines: list[dict]) -> Reading:
+def _pool_v1(all_lines: list[dict]) -> Reading:
     notes: list[str] = []
+    # A line cut short is left out: what it holds is not what vLLM measured over its interval.
+    lines = [x for x in all_lines if not x["cut"]]
+    cut = [x["cut"] for x in all_lines if x["cut"]]
+    if not lines:
+        return Reading("vLLM V1 log", len(all_lines), notes=(_cut_v1(cut, len(all_lines)),))
+    if cut:
+        notes.append(_cut_v1(cut, len(all_lines)))
     with_pos = [x for x in lines if x["per_pos"]]
     if not any(x["per_pos"] or x["rate"] or x["mean"] is not None or x["accepted"] is not None
                or x["drafted"] is not None for x in lines):
         # A line with none of the fields any vLLM version prints is unreadable (cut short, or not
         # vLLM's), not an old version's: found once, "SpecDecoding metrics: garbage" told to paste
         # a line from vLLM 0.8.5 or later.
-        return Reading("vLLM V1 log", len(lines), notes=(_unreadable_v1(len(lines)),))
+        return Reading("vLLM V1 log", len(all_lines), notes=tuple(notes + [_unreadable_v1(len(lines))]))
     if not with_pos:
         accepted = sum(x["accepted"] or 0 for x in lines)
         drafted = sum(x["drafted"] or 0 for x in lines)
@@ -430,7 +494,7 @@ def _pool_v1(lines: list[dict]) -> Reading:
         notes.append("The lines have no per-position acceptance rates (vLLM 0.8.3 and 0.8.4 print none), so "
                      "the number of draft positions and the shape of acceptance cannot be told; give a line from "
                      "vLLM 0.8.5 or later, or the Prometheus counters.")
-        return Reading("vLLM V1 log", len(lines), num_draft_tokens=drafted or None, num_accepted_tokens=accepted,
+        return Reading("vLLM V1 log", len(all_lines), num_draft_tokens=drafted or None, num_accepted_tokens=accepted,
                        mean_acceptance_length=means[-1] if means else None, notes=tuple(notes))
     k, used, left_out = _one_gamma(with_pos, len(lines), "line", "no per-position rates")
     notes += left_out
@@ -462,7 +526,7 @@ def _pool_v1(lines: list[dict]) -> Reading:
     if no_bonus:
         notes.append("The mean acceptance length leaves out the bonus token, as vLLM 0.8.5 printed it; 1 was added.")
     if drafts_total <= 0:
-        return Reading("vLLM V1 log", len(lines), gamma=k, notes=tuple(notes + [
+        return Reading("vLLM V1 log", len(all_lines), gamma=k, notes=tuple(notes + [
             "The lines count no drafts: nothing was speculated in their interval."]))
     per_pos = tuple(w / drafts_total for w in weighted)
     mean = 1 + accepted_total / drafts_total
@@ -485,7 +549,7 @@ def _pool_v1(lines: list[dict]) -> Reading:
     derived = {key: how for key, how in derived.items() if how}
     # Lines without token counts were weighted as one draft each: counts made up for them are not shown.
     counted = all(x["accepted"] is not None and x["drafted"] is not None for x in used)
-    return Reading("vLLM V1 log", len(lines), gamma=k, num_drafts=drafts_total if counted else None,
+    return Reading("vLLM V1 log", len(all_lines), gamma=k, num_drafts=drafts_total if counted else None,
                    num_draft_tokens=drafted_total if counted else None,
                    num_accepted_tokens=accepted_total if counted else None, mean_acceptance_length=mean,
                    per_position_acceptance=per_pos, notes=tuple(notes),
@@ -687,16 +751,17 @@ _COUNT = "a number from 0 up (a count)"
 
 def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
     """Split the samples into scrapes (a series seen again starts the next scrape); each scrape maps
-    (metric, position) → value summed over the other labels. Also: each metric's name as the text
-    writes it, for the refusals, and the models its samples name (vLLM's ``model_name`` label, the
-    served model's name), sorted. A value that is not a count (NaN, ±Inf, negative, not a number)
+    (metric, position) → value summed over the other labels. Only the samples of the first model
+    the text names (vLLM's ``model_name`` label, the served model's name) are read, a server serving
+    one. Also: each metric's name as the text writes it, for the refusals, and the models its
+    samples name, in the text's order (the one read first). A value that is not a count (NaN, ±Inf, negative, not a number)
     is refused: read as 0 it became "no drafts"."""
     scrapes: list[dict] = []
     seen: set = set()
     current: dict = {}
     prefix = ""
     names: dict = {}
-    models: set = set()
+    models: list = []  # in the order the text names them
     for line in lines:
         if line.lstrip().startswith("#"):
             continue
@@ -706,6 +771,14 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
         named = _metric(m.group(1))
         if not named:
             continue
+        labels = dict(_LABEL.findall(m.group(2) or ""))
+        model = labels.get("model_name")
+        if model and model not in models:
+            models.append(model)
+        # vLLM serves one model a server: another model's samples are another server's, not more
+        # of this one's (found by a cold read: two servers' scrapes were added up as one load)
+        if model and model != models[0]:
+            continue
         value = _prom_value(m.group(3))
         if value is None:
             raise ImpossibleMetricsError(m.group(1), f"{_quoted(m.group(3))} is not a number", _COUNT)
@@ -713,9 +786,6 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
             raise ImpossibleMetricsError(m.group(1), f"{m.group(3)} is not a count", _COUNT)
         prefix = prefix or named[0]
         names.setdefault(named[1], m.group(1))
-        labels = dict(_LABEL.findall(m.group(2) or ""))
-        if labels.get("model_name"):
-            models.add(labels["model_name"])
         position = labels.get("position", "")
         if named[1] == "spec_decode_num_accepted_tokens_per_pos" and not re.fullmatch("[0-9]+", position):
             problem = (f"position={_quoted(labels['position'])} is not a position" if "position" in labels
@@ -731,7 +801,7 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
         current[key] = current.get(key, 0.0) + value
     if current:
         scrapes.append(current)
-    return prefix, scrapes, names, tuple(sorted(models))
+    return prefix, scrapes, names, tuple(models)
 
 
 def _check_window(names: dict, drafts: float, drafted: float | None, accepted: float | None,
@@ -766,6 +836,24 @@ def _check_window(names: dict, drafts: float, drafted: float | None, accepted: f
                                          "it (a draft reaches a position only through the ones before it)")
 
 
+def _other_models(models: tuple[str, ...]) -> str:
+    """The note for a scrape of several servers (parse.js otherModels): the first model's samples
+    were read."""
+    others = ", ".join(quoted_name(m) for m in models[1:])
+    return (f"The text holds the metrics of {len(models):,} models (their model_name labels), so of as many servers: "
+            f"only those of {quoted_name(models[0])}, the first, were read, and those of {others} left out; "
+            "give one server's scrapes.")
+
+
+# How much of a served model's name a note quotes.
+MODEL_NAME_CHARS = 60
+
+
+def quoted_name(name: str) -> str:
+    """A served model's name as a note quotes it: in quotes, cut to MODEL_NAME_CHARS with "…"."""
+    return "'" + (name[:MODEL_NAME_CHARS] + "…" if len(name) > MODEL_NAME_CHARS else name) + "'"
+
+
 def _went_down(before: dict, after: dict) -> bool:
     """Whether a counter (not the running gauge) of ``after`` is lower than in ``before``."""
     return any(v < before[k] for k, v in after.items() if k[0] != "num_requests_running" and k in before)
@@ -776,9 +864,11 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
     if not scrapes:  # no sample of ours
         return None
     source = "Prometheus (vLLM)" if prefix == "vllm" else "Prometheus (llama.cpp)"
-    # every reading of this text says which models it names (a report says where the answer prices another)
-    reading = partial(Reading, model_names=models)
+    # every reading of this text says which model it read (a report says where the answer prices another)
+    reading = partial(Reading, model_names=models[:1])
     notes: list[str] = []
+    if len(models) > 1:
+        notes.append(_other_models(models))
     last = scrapes[-1]
     gauges = [v for k, v in last.items() if k[0] == "num_requests_running"]
     running = sum(gauges) / len(gauges) if gauges else None
@@ -916,6 +1006,12 @@ def parse_metrics(text: str) -> Reading:
                                 "give the last few log lines or one or two scrapes", recognised=True)
     lines = text.splitlines()
     reading = replace(_read_text(lines), startup=_startup(lines))
+    told = reading.startup["num_speculative_tokens"] if reading.startup else None
+    positions = len(reading.per_position_acceptance or ())
+    if told and positions and told != positions:
+        # found by a cold read: a start-up line of one run and the metrics of another, the first's
+        # drafter credited with the second's acceptance unsaid
+        reading = replace(reading, notes=(_startup_gamma(told, positions),) + reading.notes)
     if reading.running_requests is None:
         # the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
         engine = _engine_running([ln for ln in lines if "Running:" in ln])
@@ -934,6 +1030,7 @@ _STARTUP_MODEL = re.compile(r"with config: model='([^']*)'")
 # naming no drafter)
 _STARTUP_SPECULATIVE = re.compile(r"speculative_config=SpeculativeConfig\(method='([^']*)'(?:, model=(?:'([^']*)'|None))?")
 _STARTUP_TP = re.compile(r"\btensor_parallel_size=(\d{1,6})\b")
+_STARTUP_GAMMA = re.compile(r"\bnum_spec_tokens=(\d{1,6})\b")
 # The served model of a start-up line cut before "with config:": its model='…' ahead of the
 # speculative config.
 _STARTUP_ANY_MODEL = re.compile(r"(?:^|[\s(,])model='([^']*)'")
@@ -946,13 +1043,14 @@ _ARGS_SPECULATIVE = re.compile(r"'speculative_config': \{([^{}]*)\}")
 _ARGS_MODEL = re.compile(r"'model': '([^']*)'")
 _ARGS_METHOD = re.compile(r"'method': '([^']*)'")
 _ARGS_TP = re.compile(r"'tensor_parallel_size': (\d{1,6})\b")
+_ARGS_GAMMA = re.compile(r"'num_speculative_tokens': (\d{1,6})\b")
 
 
 def _startup(lines: list[str]) -> dict | None:
     """What the last vLLM start-up line in ``lines`` ("Initializing … with config:", also cut
     before it, or "non-default args: {…}") names: {"model": the served model, "method":
     the speculative method, "draft_model": its draft model, "tensor_parallel_size": its GPUs (an
-    int)} (None for what it does not name); None where there is no start-up line. Found by cold
+    int), "num_speculative_tokens": its γ (an int)} (None for what it does not name); None where there is no start-up line. Found by cold
     reads: a log that names its EAGLE-3 head and its Llama target there was answered "The text
     does not say which drafter produced it"; one on 2 GPUs was priced on 4, unsaid."""
     for line in reversed(lines):
@@ -960,19 +1058,30 @@ def _startup(lines: list[str]) -> dict | None:
         served = _STARTUP_MODEL.search(line) or (speculative and _STARTUP_ANY_MODEL.search(line[:speculative.start()]))
         if served:
             gpus = _STARTUP_TP.search(line)
+            gamma = _STARTUP_GAMMA.search(line[speculative.start():]) if speculative else None
             return {"model": served[1], "method": speculative[1] if speculative else None,
                     "draft_model": (speculative[2] or None) if speculative else None,
-                    "tensor_parallel_size": int(gpus[1]) if gpus else None}
+                    "tensor_parallel_size": int(gpus[1]) if gpus else None,
+                    "num_speculative_tokens": int(gamma[1]) if gamma else None}
         if _ARGS_LINE.search(line):
             config = _ARGS_SPECULATIVE.search(line)
             rest = line[:config.start()] + line[config.end():] if config else line
             served, gpus = _ARGS_MODEL.search(rest), _ARGS_TP.search(rest)
-            method, draft = (_ARGS_METHOD.search(config[1]), _ARGS_MODEL.search(config[1])) if config else (None, None)
+            method, draft, gamma = ((_ARGS_METHOD.search(config[1]), _ARGS_MODEL.search(config[1]),
+                                     _ARGS_GAMMA.search(config[1])) if config else (None, None, None))
             if served:
                 return {"model": served[1], "method": method[1] if method else None,
                         "draft_model": draft[1] if draft else None,
-                        "tensor_parallel_size": int(gpus[1]) if gpus else None}
+                        "tensor_parallel_size": int(gpus[1]) if gpus else None,
+                        "num_speculative_tokens": int(gamma[1]) if gamma else None}
     return None
+
+
+def _startup_gamma(told: int, positions: int) -> str:
+    """The note for a start-up line whose γ is not the metrics' (parse.js startupGamma)."""
+    return (f"The start-up line sets num_speculative_tokens = {told:,}, and the metrics have {positions:,} draft "
+            f"positions: they are not of one run, so the drafter and target the start-up line names may not be "
+            f"the metrics'; the fit reads γ = {positions:,} from the metrics.")
 
 
 def _check_limits(reading: Reading) -> None:
@@ -1006,6 +1115,12 @@ def _v0_left_out(n: int) -> str:
             "'SpecDecoding metrics:' lines were read; give one engine's lines.")
 
 
+def _logs_left_out(n: int) -> str:
+    """The note for log lines in a text read by its scrape (parse.js logsLeftOut)."""
+    return (f"{n:,} log line{'s' if n != 1 else ''} with speculative-decoding metrics left out: the Prometheus "
+            "counters were read, exact counts over their window; give one server's scrapes or its log lines.")
+
+
 def _read_text(lines: list[str]) -> Reading:
     """The Reading of the first format found in ``lines`` (see parse_metrics), without the load of
     the engine-stats lines."""
@@ -1013,6 +1128,12 @@ def _read_text(lines: list[str]) -> Reading:
             and not ln.lstrip().startswith("#") and _SAMPLE.match(ln) and _metric(_SAMPLE.match(ln).group(1))]
     scraped = _read_prometheus(prom) if prom else None
     if scraped and scraped.num_drafts:
+        logged = sum(1 for ln in lines if "SpecDecoding metrics:" in ln or "Speculative metrics:" in ln
+                     or _LLAMA.search(ln))
+        if logged:
+            # first: the last note is the one a failed fit quotes (found by a cold read: a log line
+            # pasted with a scrape left out unsaid)
+            return replace(scraped, notes=(_logs_left_out(logged),) + scraped.notes)
         return scraped
     v1 = [x for x in map(_v1_line, (ln for ln in lines if "SpecDecoding metrics:" in ln)) if x]
     if v1:

@@ -11,7 +11,7 @@ from ..vllm import tensor_parallel_flag
 from .advice import DYNAMIC_SD_DOCS, Advice
 from .fit import BELOW_GRID, POOR_FIT, V0_RATE, AcceptanceFit, PER_POSITION, residual_decimals
 from .named import named_checkpoint, named_target, served_models
-from .parse import Reading, _shown, grouped
+from .parse import Reading, _shown, grouped, quoted_name as _quoted
 
 
 # Where the reader's load does not fit in memory (the page's NO_ROOM, views/metrics.js): its best γ is
@@ -91,12 +91,6 @@ def named_gpus_note(reading: Reading, tp: int, *, why: str) -> str | None:
     return f"tp {tp}: the text names tensor_parallel_size={named} (vLLM's start-up line); {why}"
 
 
-# How much of a served model's name a note quotes.
-MODEL_NAME_CHARS = 60
-
-
-def _quoted(name: str) -> str:
-    return "'" + (name[:MODEL_NAME_CHARS] + "…" if len(name) > MODEL_NAME_CHARS else name) + "'"
 
 
 def models_said(reading: Reading) -> str | None:

@@ -201,7 +201,8 @@ function reading(source, records, fields = {}) {
     // the text does not print was worked out, by field
     printed_mean_acceptance_length: null,
     derived: {},
-    // the models a Prometheus text's samples name (vLLM's model_name label), sorted
+    // the model whose samples a Prometheus text was read by (vLLM's model_name label: the first
+    // the text names), as a list of one
     model_names: [],
     // what the text's last vLLM start-up line names (startup below), or null
     startup: null,
@@ -211,22 +212,60 @@ function reading(source, records, fields = {}) {
 
 // --- vLLM V1 log lines -------------------------------------------------------------------------
 
+// What a V1 line writes after "SpecDecoding metrics:", in order (parse.py _V1_LABELS).
+const V1_LABELS = ["Mean acceptance length", "Accepted throughput", "Drafted throughput", "Accepted", "Drafted",
+  "Per-position acceptance rate", "Avg Draft acceptance rate", "Draft acceptance rate"];
+
+// Where a line cut short inside its last field's name begins that name, or null (parse.py _cut_label).
+function cutLabel(line) {
+  const at = line.replace(/[\s\x1c-\x1f\x85]+$/, "").lastIndexOf(",");
+  if (at < 0) return null;
+  let name = pyStrip(line.slice(at + 1));
+  if (name.endsWith(":")) name = name.slice(0, -1);
+  return name && !name.includes(":") && V1_LABELS.some((label) => label.startsWith(name)) ? at : null;
+}
+
+// Whether per-position rates that run to the line's end end inside a number or after a comma
+// (parse.py _cut_number).
+function cutNumber(ratesText) {
+  const text = pyStrip(ratesText);
+  if (text.endsWith(",")) return true;
+  const items = text.split(",").map(pyStrip);
+  const digits = [items[0], items[items.length - 1]].map((item) => /^[0-9]+\.([0-9]*)$/.exec(item));
+  return Boolean(digits[1]) && (items[items.length - 1].endsWith(".") ||
+    (items.length > 1 && Boolean(digits[0]) && digits[1][1].length < digits[0][1].length));
+}
+
 function v1Line(line) {
   const at = line.indexOf("SpecDecoding metrics:");
   if (at < 0) return null;
   line = line.slice(at);
+  let cut = null; // the end of a line cut short where what it lost is what the fit reads
+  const label = cutLabel(line);
+  if (label !== null) {
+    const fragment = pyStrip(line.slice(label + 1));
+    line = line.slice(0, label);
+    if (!line.includes("Per-position acceptance rate:")) cut = fragment;
+  }
   const perPos = /Per-position acceptance rate:(.*)/.exec(line);
+  let perPosText = perPos ? perPos[1] : null;
+  if (perPos && !/,[^,:]*:/.test(perPos[1]) && cutNumber(perPos[1])) {
+    cut = pyStrip(perPos[1]);
+    // the positions it does hold are read as any line's; the cut one is not a position
+    perPosText = cut.slice(0, cut.lastIndexOf(",") < 0 ? 0 : cut.lastIndexOf(","));
+  }
   const x = {
     mean: logValue("Mean acceptance length:", line, "Mean acceptance length", "a number from 1 to γ + 1"),
     meanText: logText("Mean acceptance length:", line),
     accepted: logValue("Accepted:", line, "Accepted", TOKENS),
     drafted: logValue("Drafted:", line, "Drafted", TOKENS),
-    per_pos: perPos ? rateList(perPos[1], "Per-position acceptance rate", true, true) : null,
+    per_pos: perPosText && pyStrip(perPosText) ? rateList(perPosText, "Per-position acceptance rate", true, true) : null,
     throughputs: line.includes("Accepted throughput"),
     // 0.8.3 and 0.8.4 print this and the counts, but no per-position rates
     rate: line.includes("Draft acceptance rate:"),
+    cut,
   };
-  checkV1(x);
+  if (!cut) checkV1(x); // (a cut line is left out: its mean and counts belong to rates it no longer shows)
   return x;
 }
 
@@ -333,14 +372,31 @@ function unreadableV1(lines) {
     `${lines === 1 ? "it" : "they"} could not be read; give whole lines as vLLM logs them.`;
 }
 
-function poolV1(lines) {
+// The note for V1 lines cut short (`cut`: where each ends), of `lines` (parse.py _cut_v1).
+function cutV1(cut, lines) {
+  const end = `'…${cut[cut.length - 1]}'`;
+  if (cut.length === lines) {
+    const which = lines === 1 ? "The line is" : `The ${grouped(lines)} lines are`;
+    return `${which} cut off before ${lines === 1 ? "its" : "their"} end (the last ends ${end}), so the ` +
+      "per-position acceptance rates are missing or incomplete; give whole lines as vLLM logs them.";
+  }
+  return `${grouped(cut.length)} of ${plural(lines, "line")} were left out: cut off before their end (the last ends ` +
+    `${end}); give whole lines as vLLM logs them.`;
+}
+
+function poolV1(allLines) {
   const notes = [];
+  // A line cut short is left out: what it holds is not what vLLM measured over its interval.
+  const lines = allLines.filter((x) => !x.cut);
+  const cut = allLines.filter((x) => x.cut).map((x) => x.cut);
+  if (lines.length === 0) return reading("vLLM V1 log", allLines.length, { notes: [cutV1(cut, allLines.length)] });
+  if (cut.length) notes.push(cutV1(cut, allLines.length));
   const withPos = lines.filter((x) => x.per_pos && x.per_pos.length > 0);
   if (!lines.some((x) => (x.per_pos && x.per_pos.length) || x.rate || x.mean !== null || x.accepted !== null || x.drafted !== null)) {
     // A line with none of the fields any vLLM version prints is unreadable (cut short, or not
     // vLLM's), not an old version's: found once, "SpecDecoding metrics: garbage" told to paste a
     // line from vLLM 0.8.5 or later.
-    return reading("vLLM V1 log", lines.length, { notes: [unreadableV1(lines.length)] });
+    return reading("vLLM V1 log", allLines.length, { notes: [...notes, unreadableV1(lines.length)] });
   }
   if (withPos.length === 0) {
     const means = lines.filter((x) => x.mean !== null).map((x) => x.mean);
@@ -350,7 +406,7 @@ function poolV1(lines) {
         "draft positions and the shape of acceptance cannot be told; give a line from vLLM 0.8.5 or later, or " +
         "the Prometheus counters.",
     );
-    return reading("vLLM V1 log", lines.length, {
+    return reading("vLLM V1 log", allLines.length, {
       num_draft_tokens: drafted || null,
       num_accepted_tokens: sum(lines.map((x) => x.accepted ?? 0)),
       mean_acceptance_length: means.length ? means[means.length - 1] : null,
@@ -392,7 +448,7 @@ function poolV1(lines) {
   if (noBonus) notes.push("The mean acceptance length leaves out the bonus token, as vLLM 0.8.5 printed it; 1 was added.");
   if (drafts <= 0) {
     notes.push("The lines count no drafts: nothing was speculated in their interval.");
-    return reading("vLLM V1 log", lines.length, { gamma: k, notes });
+    return reading("vLLM V1 log", allLines.length, { gamma: k, notes });
   }
   if (used.length > 1) notes.push(`${grouped(used.length)} lines were pooled, each weighted by its number of drafts (drafted tokens / ${k}).`);
   const perPosition = weighted.map((w) => w / drafts);
@@ -415,7 +471,7 @@ function poolV1(lines) {
   if (three) notes.push(three);
   // Lines without token counts were weighted as one draft each: counts made up for them are not shown.
   const counted = used.every((x) => x.accepted !== null && x.drafted !== null);
-  return reading("vLLM V1 log", lines.length, {
+  return reading("vLLM V1 log", allLines.length, {
     gamma: k,
     num_drafts: counted ? drafts : null,
     num_draft_tokens: counted ? drafted : null,
@@ -655,20 +711,23 @@ function scrapes(lines) {
   let current = new Map();
   let prefix = "";
   const names = new Map();
-  const models = new Set();
+  const models = []; // in the order the text names them
   for (const line of lines) {
     if (line.trimStart().startsWith("#")) continue;
     const m = SAMPLE.exec(line);
     if (!m) continue;
     const named = metric(m[1]);
     if (!named) continue;
+    const labels = Object.fromEntries([...(m[2] ?? "").matchAll(LABEL)].map((x) => [x[1], x[2]]));
+    const model = labels.model_name;
+    if (model && !models.includes(model)) models.push(model);
+    // vLLM serves one model a server: another model's samples are another server's (parse.py _scrapes)
+    if (model && model !== models[0]) continue;
     const value = promValue(m[3]);
     if (value === null) throw new ImpossibleMetricsError(m[1], `${quoted(m[3])} is not a number`, COUNT);
     if (!(Number.isFinite(value) && value >= 0)) throw new ImpossibleMetricsError(m[1], `${m[3]} is not a count`, COUNT);
     prefix = prefix || named[0];
     if (!names.has(named[1])) names.set(named[1], m[1]);
-    const labels = Object.fromEntries([...(m[2] ?? "").matchAll(LABEL)].map((x) => [x[1], x[2]]));
-    if (labels.model_name) models.add(labels.model_name);
     if (named[1] === "spec_decode_num_accepted_tokens_per_pos" && !/^[0-9]+$/.test(labels.position ?? "")) {
       const problem = "position" in labels ? `position=${quoted(labels.position)} is not a position` : "a sample without a position label";
       throw new ImpossibleMetricsError(m[1], problem, 'a position="0", "1", … label on every sample');
@@ -685,8 +744,18 @@ function scrapes(lines) {
     current.set(key, (current.get(key) ?? 0) + value);
   }
   if (current.size) out.push(current);
-  // (code-point order, as Python's sorted: not localeCompare)
-  return { prefix, scrapes: out, names, models: [...models].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+  return { prefix, scrapes: out, names, models };
+}
+
+// How much of a served model's name a note quotes (parse.py MODEL_NAME_CHARS, quoted_name).
+const MODEL_NAME_CHARS = 60;
+export const quotedName = (n) => `'${[...n].length > MODEL_NAME_CHARS ? `${[...n].slice(0, MODEL_NAME_CHARS).join("")}…` : n}'`;
+
+// The note for a scrape of several servers: the first model's samples were read (parse.py _other_models).
+function otherModels(models) {
+  const others = models.slice(1).map(quotedName).join(", ");
+  return `The text holds the metrics of ${grouped(models.length)} models (their model_name labels), so of as many servers: ` +
+    `only those of ${quotedName(models[0])}, the first, were read, and those of ${others} left out; give one server's scrapes.`;
 }
 
 // Counts over one window that cannot be: more accepted tokens than drafted, drafts of more
@@ -735,9 +804,10 @@ function readPrometheus(lines) {
   const { prefix, scrapes: all, names, models } = scrapes(lines);
   if (all.length === 0) return null; // no sample of ours
   const source = prefix === "vllm" ? "Prometheus (vLLM)" : "Prometheus (llama.cpp)";
-  // every reading of this text says which models it names (the answer says where it prices another)
-  const read = (records, fields) => reading(source, records, { ...fields, model_names: models });
+  // every reading of this text says which model it read (the answer says where it prices another)
+  const read = (records, fields) => reading(source, records, { ...fields, model_names: models.slice(0, 1) });
   const notes = [];
+  if (models.length > 1) notes.push(otherModels(models));
   const last = all[all.length - 1];
   const gauges = [...last].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
   const running = gauges.length ? sum(gauges) / gauges.length : null;
@@ -907,6 +977,10 @@ export function parseMetrics(text) {
   }
   const lines = text.split(/\r\n|\r|\n/);
   const reading = { ...readText(lines), startup: startup(lines) };
+  const told = reading.startup?.num_speculative_tokens;
+  const positions = reading.per_position_acceptance?.length ?? 0;
+  // a start-up line of one run and the metrics of another (parse.py parse_metrics)
+  if (told && positions && told !== positions) reading.notes = [startupGamma(told, positions), ...reading.notes];
   if (reading.running_requests === null) {
     // the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
     const engine = engineRunning(lines.filter((l) => l.includes("Running:")));
@@ -932,8 +1006,18 @@ const ARGS_SPECULATIVE = /'speculative_config': \{([^{}]*)\}/;
 const ARGS_MODEL = /'model': '([^']*)'/;
 const ARGS_METHOD = /'method': '([^']*)'/;
 const ARGS_TP = /'tensor_parallel_size': (\d{1,6})\b/;
+const ARGS_GAMMA = /'num_speculative_tokens': (\d{1,6})\b/;
+const STARTUP_GAMMA = /\bnum_spec_tokens=(\d{1,6})\b/;
 
-// What the last start-up line names: {model, method, draft_model, tensor_parallel_size} (null for
+// The note for a start-up line whose γ is not the metrics' (parse.py _startup_gamma).
+function startupGamma(told, positions) {
+  return `The start-up line sets num_speculative_tokens = ${grouped(told)}, and the metrics have ${grouped(positions)} draft ` +
+    "positions: they are not of one run, so the drafter and target the start-up line names may not be " +
+    `the metrics'; the fit reads γ = ${grouped(positions)} from the metrics.`;
+}
+
+// What the last start-up line names: {model, method, draft_model, tensor_parallel_size,
+// num_speculative_tokens} (null for
 // what it does not name), or null (parse.py _startup; found by cold reads: a log naming its
 // EAGLE-3 head and its Llama target there was answered "The text does not say which drafter
 // produced it"; one on 2 GPUs was priced on 4, unsaid).
@@ -943,8 +1027,9 @@ function startup(lines) {
     const served = STARTUP_MODEL.exec(line) ?? (speculative ? STARTUP_ANY_MODEL.exec(line.slice(0, speculative.index)) : null);
     if (served) {
       const gpus = STARTUP_TP.exec(line);
+      const gamma = speculative ? STARTUP_GAMMA.exec(line.slice(speculative.index)) : null;
       return { model: served[1], method: speculative ? speculative[1] : null, draft_model: speculative?.[2] || null,
-        tensor_parallel_size: gpus ? Number(gpus[1]) : null };
+        tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null };
     }
     if (ARGS_LINE.test(line)) {
       const config = ARGS_SPECULATIVE.exec(line);
@@ -953,9 +1038,10 @@ function startup(lines) {
       const gpus = ARGS_TP.exec(rest);
       const method = config ? ARGS_METHOD.exec(config[1]) : null;
       const draft = config ? ARGS_MODEL.exec(config[1]) : null;
+      const gamma = config ? ARGS_GAMMA.exec(config[1]) : null;
       if (model) {
         return { model: model[1], method: method ? method[1] : null, draft_model: draft ? draft[1] : null,
-          tensor_parallel_size: gpus ? Number(gpus[1]) : null };
+          tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null };
       }
     }
   }
@@ -983,10 +1069,21 @@ function v0LeftOut(n) {
     "'SpecDecoding metrics:' lines were read; give one engine's lines.";
 }
 
+// The note for log lines in a text read by its scrape (parse.py _logs_left_out).
+function logsLeftOut(n) {
+  return `${grouped(n)} log line${n !== 1 ? "s" : ""} with speculative-decoding metrics left out: the Prometheus ` +
+    "counters were read, exact counts over their window; give one server's scrapes or its log lines.";
+}
+
 function readText(lines) {
   const prom = lines.filter((l) => (l.includes("spec_decode_") || l.includes("num_requests_running")) && isSample(l));
   const scraped = prom.length ? readPrometheus(prom) : null;
-  if (scraped && scraped.num_drafts) return scraped;
+  if (scraped && scraped.num_drafts) {
+    const logged = lines.filter((l) => l.includes("SpecDecoding metrics:") || l.includes("Speculative metrics:") || LLAMA.test(l)).length;
+    // first: the last note is the one a failed fit quotes (parse.py _read_text)
+    if (logged) scraped.notes.unshift(logsLeftOut(logged));
+    return scraped;
+  }
   const v1 = lines.filter((l) => l.includes("SpecDecoding metrics:")).map(v1Line).filter(Boolean);
   if (v1.length) {
     const read = poolV1(v1);

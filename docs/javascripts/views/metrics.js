@@ -6,7 +6,7 @@ import { lookup } from "../core/data.js";
 import { fixed, format } from "../core/format.js";
 import { availableValues, configurationOf, sameState, siteName, snap } from "../core/url-state.js";
 import { FitError, MEAN_LENGTH, PER_POSITION, fitLimit, fitOnGrid, residualDecimals } from "../metrics/fit.js";
-import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, dataParallel, grouped, parseMetrics, shown as printedNumber } from "../metrics/parse.js";
+import { BeyondModelError, ImpossibleMetricsError, MetricsInputError, dataParallel, grouped, parseMetrics, quotedName, shown as printedNumber } from "../metrics/parse.js";
 import { gpusText } from "./controls.js";
 import { configFlag } from "./vllm.js";
 import { breakCodeAtSeparators } from "./code-breaks.js";
@@ -140,8 +140,7 @@ export function otherEngineNote(source) {
 
 // The lower-case names by which a text names a target or drafter (a Hugging Face id's model part).
 const lastPart = (name) => name.split("/").pop().toLowerCase();
-const MODEL_NAME_CHARS = 60;
-const quoted = (n) => `'${[...n].length > MODEL_NAME_CHARS ? `${[...n].slice(0, MODEL_NAME_CHARS).join("")}…` : n}'`;
+const quoted = quotedName;
 
 // The models a text names and where (a Prometheus text's model_name labels, else a log's vLLM
 // start-up line: specmodel/metrics/named.py served_models).
