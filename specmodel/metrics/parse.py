@@ -199,8 +199,9 @@ class Reading:
     text does not print was worked out, by field name (found once: "drafts 617" and "mean acceptance
     length 3.610" shown as the text's, for a line printing neither). ``model_names``: the model whose
     samples a Prometheus text was read by (vLLM's ``model_name`` label: the first the text names; a
-    note says which were left out), as a tuple of one; empty for the log formats, which name none. ``startup``: what the text's last vLLM start-up line names (``_startup``):
-    {"model", "method", "draft_model"}, or None.
+    note says which were left out), as a tuple of one; empty for the log formats, which name none.
+    ``startup``: what the text's last vLLM start-up line names (``_startup``): {"model", "method",
+    "draft_model", "tensor_parallel_size", "num_speculative_tokens"}, or None.
     """
 
     source: str
@@ -754,8 +755,8 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
     (metric, position) → value summed over the other labels. Only the samples of the first model
     the text names (vLLM's ``model_name`` label, the served model's name) are read, a server serving
     one. Also: each metric's name as the text writes it, for the refusals, and the models its
-    samples name, in the text's order (the one read first). A value that is not a count (NaN, ±Inf, negative, not a number)
-    is refused: read as 0 it became "no drafts"."""
+    samples name, in the text's order (the one read first). A value that is not a count (NaN,
+    ±Inf, negative, not a number) is refused: read as 0 it became "no drafts"."""
     scrapes: list[dict] = []
     seen: set = set()
     current: dict = {}

@@ -66,7 +66,8 @@ export function mountBar(sim) {
   // Focus moved to a text box reveals its caret, not its whole box (Chromium's focus scroll for an
   // editable element): the paste box, Tabbed to, stayed half under the bar (found by a cold read).
   // Anything focused from the keyboard that ends partly under the bar is brought clear of it, as
-  // the scroll padding above clears every other stop; a click's focus is left where it was.
+  // the scroll padding above clears every other stop; a click's focus on a link or a button (not
+  // :focus-visible) is left where it was.
   const reveal = (event) => {
     const el = event.target;
     if (bar.hidden || !(el instanceof Element) || !el.matches(":focus-visible")) return;
