@@ -270,6 +270,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         if reading.running_requests:
             values["batch"] = max(1, round(reading.running_requests))
             told = ("vllm:num_requests_running in the scrape" if reading.source.startswith("Prometheus")
+                    and not reading.running_requests_from_engine_lines
                     else "the engine log lines' Running: N reqs (see the note above)")
             if args.site_grid:
                 # the page prices the grid batch nearest the load, and says so (views/metrics.js)
@@ -304,7 +305,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
     said = drafter_said(reading)
     if said and named_checkpoint(reading, values["drafter"], values["target"], names):
         if default_drafter:
-            notes.append(f"drafter {values['drafter']}: the text names it, {said} (vLLM's start-up line); "
+            notes.append(f"drafter {values['drafter']}: the text names it, {said} ({reading.startup['said_in']}); "
                          f"--drafter sets the drafter priced ({DRAFTER_PRICES})")
     elif said:
         # the kind the text names, with the checkpoint the catalog has for this target (found by a
@@ -315,7 +316,7 @@ def _fit_metrics(args, catalog: Catalog) -> str:
             # (found by a cold read: a Qwen3 draft model named for a Llama target, replaced unexplained)
             priced = (f"; the catalog's {catalog.drafters[text_drafter].label} cannot draft for "
                       f"{catalog.targets[values['target']].label} (another model family)")
-        notes.append(f"drafter {values['drafter']}: the text names the drafter {said} (vLLM's start-up line){priced}; "
+        notes.append(f"drafter {values['drafter']}: the text names the drafter {said} ({reading.startup['said_in']}){priced}; "
                      f"--drafter sets the drafter priced ({DRAFTER_PRICES})")
     elif default_drafter:
         notes.append(f"drafter {values['drafter']}: --drafter sets it ({DRAFTER_PRICES})")
@@ -338,7 +339,8 @@ def _fit_metrics(args, catalog: Catalog) -> str:
         held = (f"{catalog.targets[values['target']].label} on {values['tp']} GPU{'s' if values['tp'] > 1 else ''}")
         if text_tp in TENSOR_PARALLEL and not args.site_grid:
             values["tp"] = text_tp
-            notes.append(f"tp {text_tp}: the text names it, tensor_parallel_size={text_tp} (vLLM's start-up line); {gpus_why}")
+            notes.append(f"tp {text_tp}: the text names it, tensor_parallel_size={text_tp} ({reading.startup['said_in']}); "
+                         f"{gpus_why}")
         elif text_tp in TENSOR_PARALLEL:
             gpus_why = (f"the site's data hold {held} only; without --site-grid the text's {text_tp} "
                         f"GPU{'s are' if text_tp > 1 else ' is'} priced")

@@ -867,7 +867,8 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     text = path.read_text()
     assert parse_metrics(text).startup == {"model": "meta-llama/Llama-3.1-8B-Instruct", "method": "eagle3",
                                            "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
-                                           "tensor_parallel_size": 1, "num_speculative_tokens": 3}
+                                           "tensor_parallel_size": 1, "num_speculative_tokens": 3,
+                                           "said_in": "vLLM's start-up line"}
     out = _cli(str(path)).stdout
     assert ("note: target llama-3.1-8b-instruct: the text names it, 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's "
             "start-up line); --target sets the target priced") in out
@@ -947,9 +948,46 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     # by a cold read: both answered "The text does not say which drafter produced it")
     args = parse_metrics((DATA / "v1-non-default-args.log").read_text()).startup
     assert args == {"model": "Qwen/Qwen3-14B", "method": "eagle3", "draft_model": "AngelSlim/Qwen3-14B_eagle3",
-                    "tensor_parallel_size": 2, "num_speculative_tokens": 3}
+                    "tensor_parallel_size": 2, "num_speculative_tokens": 3, "said_in": "vLLM's start-up line"}
     out = _cli("-", stdin=(DATA / "v1-non-default-args.log").read_text()).stdout
     assert "target qwen3-14b: the text names it, 'Qwen/Qwen3-14B' (vLLM's start-up line)" in out
     assert "drafter eagle3: the text names it, method 'eagle3', model 'AngelSlim/Qwen3-14B_eagle3'" in out
     cut = text.replace("Initializing a V1 LLM engine (v0.10.1) with config: ", "")
     assert parse_metrics(cut).startup == parse_metrics(text).startup
+
+
+def test_a_scrape_cut_short_is_said_to_be_and_a_load_from_engine_lines_is_said_to_be_theirs():
+    """Found by a cold read: a scrape cut inside its last per-position sample was refused for
+    numbers that cannot be (its positions were short of γ); a scrape without the running gauge,
+    pasted with engine log lines, was priced at their load and the command line said the load came
+    from the gauge."""
+    from specmodel.metrics import MetricsInputError
+    whole = (DATA / "prometheus-one.txt").read_text()
+    cut = whole[:whole.rindex('model_name="Qwen/Qwen3-8B",position="3"') + len("model_name=")]
+    with pytest.raises(MetricsInputError, match=r"the scrape is cut off before its end \(its last line ends "
+                                                 r"'…s_total\{engine=\"0\",model_name='\); give whole scrapes"):
+        parse_metrics(cut)
+    assert parse_metrics(whole + "# EOF\n").num_drafts == parse_metrics(whole).num_drafts  # a comment ends it whole
+    out = _cli(str(DATA / "prometheus-engine-running.txt"), "--site-grid").stdout
+    assert "note: batch 16: the engine log lines' Running: N reqs (see the note above)" in out
+    assert "in the scrape" not in out
+    assert "note: batch 16: vllm:num_requests_running in the scrape" in _cli(str(DATA / "prometheus-one.txt"), "--site-grid").stdout
+
+
+def test_vllm_serve_flags_name_the_drafter_and_target_as_a_start_up_line_does():
+    """Found by a cold read: the simulation's own --speculative-config, pasted back with its log
+    line, was answered "The text does not say which drafter produced it". `vllm serve` flags name
+    the drafter (and the model served, where the command names it), said to be the flags'."""
+    flags = parse_metrics((DATA / "v1-speculative-config-only.log").read_text()).startup
+    assert flags == {"model": None, "method": "eagle3", "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+                     "tensor_parallel_size": None, "num_speculative_tokens": 3, "said_in": "its vllm serve flags"}
+    out = _cli(str(DATA / "v1-speculative-config-only.log")).stdout
+    assert "does not say which drafter" not in out
+    assert "the text names the drafter method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' (its vllm serve flags)" in out
+    served = parse_metrics((DATA / "v1-serve-flags.log").read_text())
+    assert served.startup["model"] == "meta-llama/Llama-3.1-8B-Instruct" and served.startup["tensor_parallel_size"] == 1
+    state = json.loads(_cli(str(DATA / "v1-serve-flags.log"), "--json").stdout)["advice"]["state"]
+    assert (state["target"], state["drafter"]) == ("llama-3.1-8b-instruct", "eagle3")
+    # not a JSON object, or NaN (which JavaScript's JSON does not read): no flags
+    for bad in ("'{method: eagle3}'", "'[1]'", '\'{"method": "eagle3", "num_speculative_tokens": NaN}\''):
+        assert parse_metrics(f"--speculative-config {bad}\n" + (DATA / "v1-ngram.log").read_text()).startup is None, bad

@@ -78,11 +78,11 @@ def site_name(name: str, by_name: dict[str, str]) -> tuple[str | None, bool]:
 
 def served_models(reading: Reading) -> tuple[tuple[str, ...], str]:
     """The models ``reading`` names and where it names them: a scrape's ``model_name`` labels, else
-    a log's vLLM start-up line; ((), "") where it names none."""
+    a log's vLLM start-up line or the `vllm serve` flags it holds; ((), "") where it names none."""
     if reading.model_names:
         return reading.model_names, "its model_name label"
-    if reading.startup:
-        return (reading.startup["model"],), "vLLM's start-up line"
+    if reading.startup and reading.startup["model"]:
+        return (reading.startup["model"],), reading.startup["said_in"]
     return (), ""
 
 

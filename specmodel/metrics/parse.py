@@ -42,6 +42,7 @@ model cannot price: more draft positions than its γ allows, more running reques
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 import statistics
@@ -200,8 +201,12 @@ class Reading:
     length 3.610" shown as the text's, for a line printing neither). ``model_names``: the model whose
     samples a Prometheus text was read by (vLLM's ``model_name`` label: the first the text names; a
     note says which were left out), as a tuple of one; empty for the log formats, which name none.
-    ``startup``: what the text's last vLLM start-up line names (``_startup``): {"model", "method",
-    "draft_model", "tensor_parallel_size", "num_speculative_tokens"}, or None.
+    ``startup``: what the text's last vLLM start-up line (or `vllm serve` flags) names
+    (``_startup``): {"model", "method", "draft_model", "tensor_parallel_size",
+    "num_speculative_tokens", "said_in"}, or None.
+    ``running_requests_from_engine_lines``: whether the load is the engine-stats lines' "Running: N
+    reqs" (a scrape without vllm:num_requests_running, pasted with them: found by a cold read, the
+    command line said the load came from a gauge the scrape did not have).
     """
 
     source: str
@@ -219,6 +224,7 @@ class Reading:
     derived: dict = field(default_factory=dict)
     model_names: tuple[str, ...] = ()
     startup: dict | None = None
+    running_requests_from_engine_lines: bool = False
 
     @property
     def data_parallel(self) -> bool:
@@ -240,7 +246,8 @@ class Reading:
                 "running_requests": self.running_requests, "draft_acceptance_rate": self.draft_acceptance_rate,
                 "v0_draft_acceptance_rate": self.v0_draft_acceptance_rate, "notes": list(self.notes),
                 "printed_mean_acceptance_length": self.printed_mean_acceptance_length, "derived": dict(self.derived),
-                "model_names": list(self.model_names), "startup": dict(self.startup) if self.startup else None}
+                "model_names": list(self.model_names), "startup": dict(self.startup) if self.startup else None,
+                "running_requests_from_engine_lines": self.running_requests_from_engine_lines}
 
 
 # --- vLLM V1 log lines ------------------------------------------------------------------------
@@ -251,16 +258,19 @@ _V1_LABELS = ("Mean acceptance length", "Accepted throughput", "Drafted throughp
               "Per-position acceptance rate", "Avg Draft acceptance rate", "Draft acceptance rate")
 
 
-def _cut_label(line: str) -> int | None:
-    """Where a line cut short inside its last field's name begins that name ("…, Per-position
-    acceptan", or a name with nothing after its colon); None for a line that ends otherwise.
-    Found by a cold read: such a line was told its vLLM prints no per-position rates."""
+def _cut_label(line: str) -> tuple[int, str] | None:
+    """Where a line cut short after a comma, or inside its last field's name, lost the rest ("…,
+    Per-position acceptan", a name with nothing after its colon, or nothing after the comma), and
+    how its end reads (the name, or the field before the comma); None for a line that ends
+    otherwise. Found by cold reads: such lines were told their vLLM prints no per-position rates."""
     at = line.rstrip().rfind(",")
     if at < 0:
         return None
     name = line[at + 1:].strip()
+    if not name:
+        return at, line[:at + 1].rsplit(",", 2)[-2].strip() + ","
     name = name[:-1] if name.endswith(":") else name
-    return at if name and ":" not in name and any(label.startswith(name) for label in _V1_LABELS) else None
+    return (at, line[at + 1:].strip()) if ":" not in name and any(label.startswith(name) for label in _V1_LABELS) else None
 
 
 def _cut_number(rates_text: str) -> bool:
@@ -285,9 +295,11 @@ def _v1_line(line: str) -> dict | None:
     cut = None  # the end of a line cut short where what it lost is what the fit reads
     label = _cut_label(line)
     if label is not None:
-        fragment, line = line[label + 1:].strip(), line[:label]
-        if "Per-position acceptance rate:" not in line:
-            cut = fragment
+        before = line[:label[0]]
+        if "Per-position acceptance rate:" not in before:
+            line, cut = before, label[1]
+        elif not label[1].endswith(","):  # a later field's name cut short: the rates before it are whole
+            line = before
     per_pos = re.search(r"Per-position acceptance rate:(.*)", line)
     if per_pos and not re.search(r",[^,:]*:", per_pos.group(1)) and _cut_number(per_pos.group(1)):
         cut = per_pos.group(1).strip()
@@ -1012,13 +1024,14 @@ def parse_metrics(text: str) -> Reading:
     if told and positions and told != positions:
         # found by a cold read: a start-up line of one run and the metrics of another, the first's
         # drafter credited with the second's acceptance unsaid
-        reading = replace(reading, notes=(_startup_gamma(told, positions),) + reading.notes)
+        reading = replace(reading, notes=(_startup_gamma(told, positions, reading.startup["said_in"]),) + reading.notes)
     if reading.running_requests is None:
         # the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
         engine = _engine_running([ln for ln in lines if "Running:" in ln])
         if engine:
             # first: the last note is the one a failed fit quotes as what is missing
-            reading = replace(reading, running_requests=engine[0], notes=(engine[1],) + reading.notes)
+            reading = replace(reading, running_requests=engine[0], notes=(engine[1],) + reading.notes,
+                              running_requests_from_engine_lines=True)
     _check_limits(reading)
     return reading
 
@@ -1045,13 +1058,22 @@ _ARGS_MODEL = re.compile(r"'model': '([^']*)'")
 _ARGS_METHOD = re.compile(r"'method': '([^']*)'")
 _ARGS_TP = re.compile(r"'tensor_parallel_size': (\d{1,6})\b")
 _ARGS_GAMMA = re.compile(r"'num_speculative_tokens': (\d{1,6})\b")
+# The flags of `vllm serve` (found by a cold read: the site's own --speculative-config, pasted back
+# with its log line, was answered "The text does not say which drafter produced it"):
+# "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --speculative-config '{"method": …}'",
+# on one line or several.
+_FLAGS_SPECULATIVE = re.compile(r"--speculative[-_]config[= ]'(\{[^']*\})'")
+_FLAGS_TP = re.compile(r"--tensor[-_]parallel[-_]size[= ](\d{1,6})\b")
+_FLAGS_MODEL = re.compile(r"\bvllm serve\s+([^\s'\"\\-][^\s'\"\\]*)")
+STARTUP_LINE, SERVE_FLAGS = "vLLM's start-up line", "its vllm serve flags"
 
 
 def _startup(lines: list[str]) -> dict | None:
     """What the last vLLM start-up line in ``lines`` ("Initializing … with config:", also cut
     before it, or "non-default args: {…}") names: {"model": the served model, "method":
     the speculative method, "draft_model": its draft model, "tensor_parallel_size": its GPUs (an
-    int), "num_speculative_tokens": its γ (an int)} (None for what it does not name); None where there is no start-up line. Found by cold
+    int), "num_speculative_tokens": its γ (an int), "said_in": where (STARTUP_LINE, or SERVE_FLAGS
+    for `vllm serve` flags: ``_serve_flags``)} (None for what it does not name); None where there is no start-up line. Found by cold
     reads: a log that names its EAGLE-3 head and its Llama target there was answered "The text
     does not say which drafter produced it"; one on 2 GPUs was priced on 4, unsaid."""
     for line in reversed(lines):
@@ -1063,7 +1085,7 @@ def _startup(lines: list[str]) -> dict | None:
             return {"model": served[1], "method": speculative[1] if speculative else None,
                     "draft_model": (speculative[2] or None) if speculative else None,
                     "tensor_parallel_size": int(gpus[1]) if gpus else None,
-                    "num_speculative_tokens": int(gamma[1]) if gamma else None}
+                    "num_speculative_tokens": int(gamma[1]) if gamma else None, "said_in": STARTUP_LINE}
         if _ARGS_LINE.search(line):
             config = _ARGS_SPECULATIVE.search(line)
             rest = line[:config.start()] + line[config.end():] if config else line
@@ -1074,14 +1096,48 @@ def _startup(lines: list[str]) -> dict | None:
                 return {"model": served[1], "method": method[1] if method else None,
                         "draft_model": draft[1] if draft else None,
                         "tensor_parallel_size": int(gpus[1]) if gpus else None,
-                        "num_speculative_tokens": int(gamma[1]) if gamma else None}
+                        "num_speculative_tokens": int(gamma[1]) if gamma else None, "said_in": STARTUP_LINE}
+        flags = _serve_flags(line, lines)
+        if flags:
+            return flags
     return None
 
 
-def _startup_gamma(told: int, positions: int) -> str:
-    """The note for a start-up line whose γ is not the metrics' (parse.js startupGamma)."""
-    return (f"The start-up line sets num_speculative_tokens = {told:,}, and the metrics have {positions:,} draft "
-            f"positions: they are not of one run, so the drafter and target the start-up line names may not be "
+def _serve_flags(line: str, lines: list[str]) -> dict | None:
+    """What ``line``'s --speculative-config names (a JSON object, as `vllm serve` takes it and the
+    site writes it), with the served model and GPUs the text's `vllm serve` flags give, as
+    ``_startup`` returns them; None where it has none, or one that is not such an object."""
+    config = _FLAGS_SPECULATIVE.search(line)
+    if not config:
+        return None
+    try:  # (JSON as JavaScript reads it, parse.js: no NaN or Infinity)
+        spec = json.loads(config[1], parse_constant=_not_json)
+    except ValueError:
+        return None
+    if not isinstance(spec, dict) or not isinstance(spec.get("method"), str):
+        return None
+    draft, gamma = spec.get("model"), spec.get("num_speculative_tokens")
+    # a count as JavaScript has it: 3.0 is 3
+    gamma = (int(gamma) if isinstance(gamma, (int, float)) and not isinstance(gamma, bool) and math.isfinite(gamma)
+             and float(gamma).is_integer() and 0 < gamma < 10**6 else None)
+    served = next((m for m in map(_FLAGS_MODEL.search, lines) if m), None)
+    gpus = next((m for m in map(_FLAGS_TP.search, lines) if m), None)
+    return {"model": served[1] if served else None, "method": spec["method"],
+            "draft_model": draft if isinstance(draft, str) and draft else None,
+            "tensor_parallel_size": int(gpus[1]) if gpus else None,
+            "num_speculative_tokens": gamma, "said_in": SERVE_FLAGS}
+
+
+def _not_json(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _startup_gamma(told: int, positions: int, said_in: str) -> str:
+    """The note for a start-up line (or `vllm serve` flags) whose γ is not the metrics'
+    (parse.js startupGamma)."""
+    subject = "The start-up line sets" if said_in == STARTUP_LINE else "The vllm serve flags set"
+    return (f"{subject} num_speculative_tokens = {told:,}, and the metrics have {positions:,} draft "
+            f"positions: they are not of one run, so the drafter and target {said_in} names may not be "
             f"the metrics'; the fit reads γ = {positions:,} from the metrics.")
 
 
@@ -1116,6 +1172,23 @@ def _v0_left_out(n: int) -> str:
             "'SpecDecoding metrics:' lines were read; give one engine's lines.")
 
 
+def _llama_left_out(n: int, engine: str) -> str:
+    """The note for llama-server lines in a text read by its vLLM lines (parse.js llamaLeftOut)."""
+    return (f"{n:,} llama-server line{'s' if n != 1 else ''} left out: the vLLM {engine} lines were read; give one "
+            "server's lines.")
+
+
+def _cut_scrape(lines: list[str]) -> str | None:
+    """How the text's last line ends where it is one of the scrape's samples cut short (a name of
+    ours without a readable value: found by a cold read, a scrape cut inside its last per-position
+    sample was refused for numbers that cannot be); None else."""
+    last = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
+    name = re.match(r"[a-zA-Z_:][a-zA-Z0-9_:]*", last)
+    if name and _metric(name.group(0)) and not _SAMPLE.match(last):
+        return last[-30:]
+    return None
+
+
 def _logs_left_out(n: int) -> str:
     """The note for log lines in a text read by its scrape (parse.js logsLeftOut)."""
     return (f"{n:,} log line{'s' if n != 1 else ''} with speculative-decoding metrics left out: the Prometheus "
@@ -1125,6 +1198,10 @@ def _logs_left_out(n: int) -> str:
 def _read_text(lines: list[str]) -> Reading:
     """The Reading of the first format found in ``lines`` (see parse_metrics), without the load of
     the engine-stats lines."""
+    cut = _cut_scrape(lines)
+    if cut:
+        raise MetricsInputError(f"the scrape is cut off before its end (its last line ends '…{cut}'); give whole "
+                                "scrapes", recognised=True)
     prom = [ln for ln in lines if ("spec_decode_" in ln or "num_requests_running" in ln)
             and not ln.lstrip().startswith("#") and _SAMPLE.match(ln) and _metric(_SAMPLE.match(ln).group(1))]
     scraped = _read_prometheus(prom) if prom else None
@@ -1136,18 +1213,19 @@ def _read_text(lines: list[str]) -> Reading:
             # pasted with a scrape left out unsaid)
             return replace(scraped, notes=(_logs_left_out(logged),) + scraped.notes)
         return scraped
+    llama_lines = sum(1 for ln in lines if _LLAMA.search(ln))
     v1 = [x for x in map(_v1_line, (ln for ln in lines if "SpecDecoding metrics:" in ln)) if x]
     if v1:
         reading = _pool_v1(v1)
         v0 = sum(1 for ln in lines if "Speculative metrics:" in ln)
-        if v0:
-            # first: the last note is the one a failed fit quotes (found by a cold read: a V0 line
-            # pasted with a V1 line left out unsaid)
-            reading = replace(reading, notes=(_v0_left_out(v0),) + reading.notes)
-        return reading
+        # first: the last note is the one a failed fit quotes (found by cold reads: a V0 line, and
+        # llama-server's, pasted with a V1 line left out unsaid)
+        left_out = ((_v0_left_out(v0),) if v0 else ()) + ((_llama_left_out(llama_lines, "V1"),) if llama_lines else ())
+        return replace(reading, notes=left_out + reading.notes)
     v0 = [x for x in map(_v0_line, (ln for ln in lines if "Speculative metrics:" in ln)) if x]
     if v0:
-        return _read_v0(v0)
+        reading = _read_v0(v0)
+        return replace(reading, notes=(_llama_left_out(llama_lines, "V0"),) + reading.notes) if llama_lines else reading
     llama = [ln for ln in lines if "draft acceptance" in ln or "acc per pos" in ln]
     if any(_LLAMA.search(ln) for ln in llama):
         return _read_llama(llama)

@@ -88,7 +88,7 @@ def named_gpus_note(reading: Reading, tp: int, *, why: str) -> str | None:
     named = (reading.startup or {}).get("tensor_parallel_size")
     if named is None or named == tp:
         return None
-    return f"tp {tp}: the text names tensor_parallel_size={named} (vLLM's start-up line); {why}"
+    return f"tp {tp}: the text names tensor_parallel_size={named} ({reading.startup['said_in']}); {why}"
 
 
 

@@ -206,6 +206,8 @@ function reading(source, records, fields = {}) {
     model_names: [],
     // what the text's last vLLM start-up line names (startup below), or null
     startup: null,
+    // whether the load is the engine-stats lines' "Running: N reqs" (parse.py's Reading)
+    running_requests_from_engine_lines: false,
     ...fields,
   };
 }
@@ -216,13 +218,18 @@ function reading(source, records, fields = {}) {
 const V1_LABELS = ["Mean acceptance length", "Accepted throughput", "Drafted throughput", "Accepted", "Drafted",
   "Per-position acceptance rate", "Avg Draft acceptance rate", "Draft acceptance rate"];
 
-// Where a line cut short inside its last field's name begins that name, or null (parse.py _cut_label).
+// Where a line cut short after a comma, or inside its last field's name, lost the rest, and how
+// its end reads: [at, end], or null (parse.py _cut_label).
 function cutLabel(line) {
   const at = line.replace(/[\s\x1c-\x1f\x85]+$/, "").lastIndexOf(",");
   if (at < 0) return null;
   let name = pyStrip(line.slice(at + 1));
+  if (!name) {
+    const fields = line.slice(0, at + 1).split(",");
+    return [at, `${pyStrip(fields[fields.length - 2])},`];
+  }
   if (name.endsWith(":")) name = name.slice(0, -1);
-  return name && !name.includes(":") && V1_LABELS.some((label) => label.startsWith(name)) ? at : null;
+  return !name.includes(":") && V1_LABELS.some((label) => label.startsWith(name)) ? [at, pyStrip(line.slice(at + 1))] : null;
 }
 
 // Whether per-position rates that run to the line's end end inside a number or after a comma
@@ -243,9 +250,13 @@ function v1Line(line) {
   let cut = null; // the end of a line cut short where what it lost is what the fit reads
   const label = cutLabel(line);
   if (label !== null) {
-    const fragment = pyStrip(line.slice(label + 1));
-    line = line.slice(0, label);
-    if (!line.includes("Per-position acceptance rate:")) cut = fragment;
+    const before = line.slice(0, label[0]);
+    if (!before.includes("Per-position acceptance rate:")) {
+      line = before;
+      cut = label[1];
+    } else if (!label[1].endsWith(",")) {
+      line = before; // a later field's name cut short: the rates before it are whole
+    }
   }
   const perPos = /Per-position acceptance rate:(.*)/.exec(line);
   let perPosText = perPos ? perPos[1] : null;
@@ -980,12 +991,15 @@ export function parseMetrics(text) {
   const told = reading.startup?.num_speculative_tokens;
   const positions = reading.per_position_acceptance?.length ?? 0;
   // a start-up line of one run and the metrics of another (parse.py parse_metrics)
-  if (told && positions && told !== positions) reading.notes = [startupGamma(told, positions), ...reading.notes];
+  if (told && positions && told !== positions) reading.notes = [startupGamma(told, positions, reading.startup.said_in), ...reading.notes];
   if (reading.running_requests === null) {
     // the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
     const engine = engineRunning(lines.filter((l) => l.includes("Running:")));
     // first: the last note is the one a failed fit quotes as what is missing
-    if (engine) return checkLimits({ ...reading, running_requests: engine.running, notes: [engine.note, ...reading.notes] });
+    if (engine) {
+      return checkLimits({ ...reading, running_requests: engine.running, notes: [engine.note, ...reading.notes],
+        running_requests_from_engine_lines: true });
+    }
   }
   return checkLimits(reading);
 }
@@ -1008,12 +1022,41 @@ const ARGS_METHOD = /'method': '([^']*)'/;
 const ARGS_TP = /'tensor_parallel_size': (\d{1,6})\b/;
 const ARGS_GAMMA = /'num_speculative_tokens': (\d{1,6})\b/;
 const STARTUP_GAMMA = /\bnum_spec_tokens=(\d{1,6})\b/;
+// The flags of `vllm serve`, on one line or several (parse.py _FLAGS_SPECULATIVE).
+const FLAGS_SPECULATIVE = /--speculative[-_]config[= ]'(\{[^']*\})'/;
+const FLAGS_TP = /--tensor[-_]parallel[-_]size[= ](\d{1,6})\b/;
+const FLAGS_MODEL = /\bvllm serve\s+([^\s'"\\-][^\s'"\\]*)/;
+const STARTUP_LINE = "vLLM's start-up line";
+const SERVE_FLAGS = "its vllm serve flags";
 
-// The note for a start-up line whose γ is not the metrics' (parse.py _startup_gamma).
-function startupGamma(told, positions) {
-  return `The start-up line sets num_speculative_tokens = ${grouped(told)}, and the metrics have ${grouped(positions)} draft ` +
-    "positions: they are not of one run, so the drafter and target the start-up line names may not be " +
+// The note for a start-up line (or `vllm serve` flags) whose γ is not the metrics' (parse.py _startup_gamma).
+function startupGamma(told, positions, saidIn) {
+  const subject = saidIn === STARTUP_LINE ? "The start-up line sets" : "The vllm serve flags set";
+  return `${subject} num_speculative_tokens = ${grouped(told)}, and the metrics have ${grouped(positions)} draft ` +
+    `positions: they are not of one run, so the drafter and target ${saidIn} names may not be ` +
     `the metrics'; the fit reads γ = ${grouped(positions)} from the metrics.`;
+}
+
+// What `line`'s --speculative-config names, with the served model and GPUs the text's `vllm serve`
+// flags give, as startup returns them; null where it has none, or not a JSON object (parse.py _serve_flags).
+function serveFlags(line, lines) {
+  const config = FLAGS_SPECULATIVE.exec(line);
+  if (!config) return null;
+  let spec;
+  try {
+    spec = JSON.parse(config[1]);
+  } catch {
+    return null;
+  }
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec) || typeof spec.method !== "string") return null;
+  const draft = spec.model;
+  const gamma = spec.num_speculative_tokens;
+  const served = lines.map((l) => FLAGS_MODEL.exec(l)).find(Boolean);
+  const gpus = lines.map((l) => FLAGS_TP.exec(l)).find(Boolean);
+  return { model: served ? served[1] : null, method: spec.method,
+    draft_model: typeof draft === "string" && draft ? draft : null,
+    tensor_parallel_size: gpus ? Number(gpus[1]) : null,
+    num_speculative_tokens: Number.isInteger(gamma) && gamma > 0 && gamma < 1e6 ? gamma : null, said_in: SERVE_FLAGS };
 }
 
 // What the last start-up line names: {model, method, draft_model, tensor_parallel_size,
@@ -1029,7 +1072,8 @@ function startup(lines) {
       const gpus = STARTUP_TP.exec(line);
       const gamma = speculative ? STARTUP_GAMMA.exec(line.slice(speculative.index)) : null;
       return { model: served[1], method: speculative ? speculative[1] : null, draft_model: speculative?.[2] || null,
-        tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null };
+        tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
+        said_in: STARTUP_LINE };
     }
     if (ARGS_LINE.test(line)) {
       const config = ARGS_SPECULATIVE.exec(line);
@@ -1041,9 +1085,12 @@ function startup(lines) {
       const gamma = config ? ARGS_GAMMA.exec(config[1]) : null;
       if (model) {
         return { model: model[1], method: method ? method[1] : null, draft_model: draft ? draft[1] : null,
-          tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null };
+          tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
+          said_in: STARTUP_LINE };
       }
     }
+    const flags = serveFlags(line, lines);
+    if (flags) return flags;
   }
   return null;
 }
@@ -1069,6 +1116,20 @@ function v0LeftOut(n) {
     "'SpecDecoding metrics:' lines were read; give one engine's lines.";
 }
 
+// The note for llama-server lines in a text read by its vLLM lines (parse.py _llama_left_out).
+function llamaLeftOut(n, engine) {
+  return `${grouped(n)} llama-server line${n !== 1 ? "s" : ""} left out: the vLLM ${engine} lines were read; give one ` +
+    "server's lines.";
+}
+
+// How the text's last line ends where it is one of the scrape's samples cut short, or null
+// (parse.py _cut_scrape).
+function cutScrape(lines) {
+  const last = pyStrip([...lines].reverse().find((l) => pyStrip(l)) ?? "");
+  const name = /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(last);
+  return name && metric(name[0]) && !SAMPLE.test(last) ? [...last].slice(-30).join("") : null;
+}
+
 // The note for log lines in a text read by its scrape (parse.py _logs_left_out).
 function logsLeftOut(n) {
   return `${grouped(n)} log line${n !== 1 ? "s" : ""} with speculative-decoding metrics left out: the Prometheus ` +
@@ -1076,6 +1137,8 @@ function logsLeftOut(n) {
 }
 
 function readText(lines) {
+  const cut = cutScrape(lines);
+  if (cut) throw new MetricsInputError(`the scrape is cut off before its end (its last line ends '…${cut}'); give whole scrapes`, true);
   const prom = lines.filter((l) => (l.includes("spec_decode_") || l.includes("num_requests_running")) && isSample(l));
   const scraped = prom.length ? readPrometheus(prom) : null;
   if (scraped && scraped.num_drafts) {
@@ -1084,16 +1147,22 @@ function readText(lines) {
     if (logged) scraped.notes.unshift(logsLeftOut(logged));
     return scraped;
   }
+  const llamaLines = lines.filter((l) => LLAMA.test(l)).length;
   const v1 = lines.filter((l) => l.includes("SpecDecoding metrics:")).map(v1Line).filter(Boolean);
   if (v1.length) {
     const read = poolV1(v1);
     const v0 = lines.filter((l) => l.includes("Speculative metrics:")).length;
     // first: the last note is the one a failed fit quotes (parse.py _read_text)
-    if (v0) read.notes.unshift(v0LeftOut(v0));
+    const leftOut = [...(v0 ? [v0LeftOut(v0)] : []), ...(llamaLines ? [llamaLeftOut(llamaLines, "V1")] : [])];
+    read.notes = [...leftOut, ...read.notes];
     return read;
   }
   const v0 = lines.filter((l) => l.includes("Speculative metrics:")).map(v0Line).filter(Boolean);
-  if (v0.length) return readV0(v0);
+  if (v0.length) {
+    const read = readV0(v0);
+    if (llamaLines) read.notes = [llamaLeftOut(llamaLines, "V0"), ...read.notes];
+    return read;
+  }
   const llama = lines.filter((l) => l.includes("draft acceptance") || l.includes("acc per pos"));
   if (llama.some((l) => LLAMA.test(l))) return readLlama(llama);
   if (scraped) return scraped;

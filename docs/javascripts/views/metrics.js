@@ -146,7 +146,7 @@ const quoted = quotedName;
 // start-up line: specmodel/metrics/named.py served_models).
 function servedModels(reading) {
   if (reading.model_names?.length) return [reading.model_names, "its model_name label"];
-  if (reading.startup) return [[reading.startup.model], "vLLM's start-up line"];
+  if (reading.startup?.model) return [[reading.startup.model], reading.startup.said_in];
   return [[], ""];
 }
 
@@ -623,7 +623,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
         : `as the site's data hold it: the model prices ${priced.slice(0, -1).join(", ")} or ${priced.at(-1)} GPUs, not ${textGpus}`;
       // (found by a cold read: "1 GPU (B200 (HGX))")
       const gpus = state.tp === 1 ? `one ${labels.gpu[state.gpu]}` : `${state.tp} × ${labels.gpu[state.gpu]}`;
-      nodes.push(el("p", `The text names tensor_parallel_size=${textGpus} (vLLM's start-up line); the answer prices ${labels.target[state.target]} on ${gpus}, ${why}.`,
+      nodes.push(el("p", `The text names tensor_parallel_size=${textGpus} (${fitted.reading.startup.said_in}); the answer prices ${labels.target[state.target]} on ${gpus}, ${why}.`,
         { class: "spec-metrics__warn" }));
     }
     const names = manifest.deployment_names;
@@ -639,10 +639,10 @@ export function mountMetrics(root, manifest, { apply, current }) {
         : otherFamily && !setByReader("drafter")
           ? `the ${labels.drafter[state.drafter]}, as the ${labels.drafter[namedKey]} cannot draft for ${labels.target[state.target]} (another model family).`
           : `the ${labels.drafter[state.drafter]}${drafterTail}`;
-      nodes.push(el("p", `The text names the drafter ${namedOther} (vLLM's start-up line); the answer prices ${priced}`,
+      nodes.push(el("p", `The text names the drafter ${namedOther} (${fitted.reading.startup.said_in}); the answer prices ${priced}`,
         { class: "spec-metrics__warn" }));
     } else if (fromText("drafter")) {
-      nodes.push(el("p", `The answer prices the ${labels.drafter[state.drafter]}: the text names it, ${drafterSaid(fitted.reading)} (vLLM's start-up line).`));
+      nodes.push(el("p", `The answer prices the ${labels.drafter[state.drafter]}: the text names it, ${drafterSaid(fitted.reading)} (${fitted.reading.startup.said_in}).`));
     } else if (!fitted.example && !fitted.reading.startup?.method) {
       const earlier = fitted.carried.drafter === state.drafter && !setByReader("drafter") ? ", which an earlier text named" : "";
       nodes.push(el("p", `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}${earlier}${drafterTail}`,
