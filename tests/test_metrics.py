@@ -868,7 +868,7 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     assert parse_metrics(text).startup == {"model": "meta-llama/Llama-3.1-8B-Instruct", "method": "eagle3",
                                            "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
                                            "tensor_parallel_size": 1, "num_speculative_tokens": 3,
-                                           "said_in": "vLLM's start-up line"}
+                                           "said_in": "vLLM's start-up line", "method_given": True}
     out = _cli(str(path)).stdout
     assert ("note: target llama-3.1-8b-instruct: the text names it, 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's "
             "start-up line); --target sets the target priced") in out
@@ -948,7 +948,8 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     # by a cold read: both answered "The text does not say which drafter produced it")
     args = parse_metrics((DATA / "v1-non-default-args.log").read_text()).startup
     assert args == {"model": "Qwen/Qwen3-14B", "method": "eagle3", "draft_model": "AngelSlim/Qwen3-14B_eagle3",
-                    "tensor_parallel_size": 2, "num_speculative_tokens": 3, "said_in": "vLLM's start-up line"}
+                    "tensor_parallel_size": 2, "num_speculative_tokens": 3, "said_in": "vLLM's start-up line",
+                    "method_given": True}
     out = _cli("-", stdin=(DATA / "v1-non-default-args.log").read_text()).stdout
     assert "target qwen3-14b: the text names it, 'Qwen/Qwen3-14B' (vLLM's start-up line)" in out
     assert "drafter eagle3: the text names it, method 'eagle3', model 'AngelSlim/Qwen3-14B_eagle3'" in out
@@ -980,7 +981,8 @@ def test_vllm_serve_flags_name_the_drafter_and_target_as_a_start_up_line_does():
     the drafter (and the model served, where the command names it), said to be the flags'."""
     flags = parse_metrics((DATA / "v1-speculative-config-only.log").read_text()).startup
     assert flags == {"model": None, "method": "eagle3", "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
-                     "tensor_parallel_size": None, "num_speculative_tokens": 3, "said_in": "its vllm serve flags"}
+                     "tensor_parallel_size": None, "num_speculative_tokens": 3, "said_in": "its vllm serve flags",
+                     "method_given": True}
     out = _cli(str(DATA / "v1-speculative-config-only.log")).stdout
     assert "does not say which drafter" not in out
     assert "the text names the drafter method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' (its vllm serve flags)" in out
@@ -988,6 +990,17 @@ def test_vllm_serve_flags_name_the_drafter_and_target_as_a_start_up_line_does():
     assert served.startup["model"] == "meta-llama/Llama-3.1-8B-Instruct" and served.startup["tensor_parallel_size"] == 1
     state = json.loads(_cli(str(DATA / "v1-serve-flags.log"), "--json").stdout)["advice"]["state"]
     assert (state["target"], state["drafter"]) == ("llama-3.1-8b-instruct", "eagle3")
+    # no method: vLLM's, by the draft model's name (found by a cold read: "does not say which
+    # drafter", where the essay says vLLM takes such a config), in the flags and the start-up line
+    no_method = parse_metrics((DATA / "v1-serve-flags-no-method.log").read_text())
+    assert (no_method.startup["model"], no_method.startup["method"], no_method.startup["method_given"]) == (
+        "Qwen/Qwen3-14B", "draft_model", False)
+    out = _cli(str(DATA / "v1-serve-flags-no-method.log")).stdout
+    assert ("drafter qwen3-1.7b: the text names it, model 'Qwen/Qwen3-1.7B', which vLLM runs as method 'draft_model' "
+            "(none given) (its vllm serve flags)") in out
+    assert "target qwen3-14b: the text names it, 'Qwen/Qwen3-14B' (its vllm serve flags)" in out
+    args = (DATA / "v1-non-default-args.log").read_text().replace("'method': 'eagle3', ", "")
+    assert parse_metrics(args).startup["method"] == "eagle3" and not parse_metrics(args).startup["method_given"]
     # not a JSON object, or NaN (which JavaScript's JSON does not read): no flags
     for bad in ("'{method: eagle3}'", "'[1]'", '\'{"method": "eagle3", "num_speculative_tokens": NaN}\''):
         assert parse_metrics(f"--speculative-config {bad}\n" + (DATA / "v1-ngram.log").read_text()).startup is None, bad

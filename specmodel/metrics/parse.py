@@ -202,7 +202,7 @@ class Reading:
     samples a Prometheus text was read by (vLLM's ``model_name`` label: the first the text names; a
     note says which were left out), as a tuple of one; empty for the log formats, which name none.
     ``startup``: what the text's last vLLM start-up line (or `vllm serve` flags) names
-    (``_startup``): {"model", "method", "draft_model", "tensor_parallel_size",
+    (``_startup``): {"model", "method", "method_given", "draft_model", "tensor_parallel_size",
     "num_speculative_tokens", "said_in"}, or None.
     ``running_requests_from_engine_lines``: whether the load is the engine-stats lines' "Running: N
     reqs" (a scrape without vllm:num_requests_running, pasted with them: found by a cold read, the
@@ -1073,7 +1073,8 @@ def _startup(lines: list[str]) -> dict | None:
     before it, or "non-default args: {…}") names: {"model": the served model, "method":
     the speculative method, "draft_model": its draft model, "tensor_parallel_size": its GPUs (an
     int), "num_speculative_tokens": its γ (an int), "said_in": where (STARTUP_LINE, or SERVE_FLAGS
-    for `vllm serve` flags: ``_serve_flags``)} (None for what it does not name); None where there is no start-up line. Found by cold
+    for `vllm serve` flags: ``_serve_flags``), "method_given": False where the method is the one
+    vLLM takes for a config without one (``_method_of``)} (None for what it does not name); None where there is no start-up line. Found by cold
     reads: a log that names its EAGLE-3 head and its Llama target there was answered "The text
     does not say which drafter produced it"; one on 2 GPUs was priced on 4, unsaid."""
     for line in reversed(lines):
@@ -1082,7 +1083,7 @@ def _startup(lines: list[str]) -> dict | None:
         if served:
             gpus = _STARTUP_TP.search(line)
             gamma = _STARTUP_GAMMA.search(line[speculative.start():]) if speculative else None
-            return {"model": served[1], "method": speculative[1] if speculative else None,
+            return {"model": served[1], "method": speculative[1] if speculative else None, "method_given": True,
                     "draft_model": (speculative[2] or None) if speculative else None,
                     "tensor_parallel_size": int(gpus[1]) if gpus else None,
                     "num_speculative_tokens": int(gamma[1]) if gamma else None, "said_in": STARTUP_LINE}
@@ -1093,8 +1094,10 @@ def _startup(lines: list[str]) -> dict | None:
             method, draft, gamma = ((_ARGS_METHOD.search(config[1]), _ARGS_MODEL.search(config[1]),
                                      _ARGS_GAMMA.search(config[1])) if config else (None, None, None))
             if served:
-                return {"model": served[1], "method": method[1] if method else None,
-                        "draft_model": draft[1] if draft else None,
+                draft_model = draft[1] if draft else None
+                return {"model": served[1], "method": method[1] if method else _method_of(draft_model),
+                        "method_given": bool(method) or not draft_model,
+                        "draft_model": draft_model,
                         "tensor_parallel_size": int(gpus[1]) if gpus else None,
                         "num_speculative_tokens": int(gamma[1]) if gamma else None, "said_in": STARTUP_LINE}
         flags = _serve_flags(line, lines)
@@ -1114,18 +1117,33 @@ def _serve_flags(line: str, lines: list[str]) -> dict | None:
         spec = json.loads(config[1], parse_constant=_not_json)
     except ValueError:
         return None
-    if not isinstance(spec, dict) or not isinstance(spec.get("method"), str):
+    if not isinstance(spec, dict):
         return None
-    draft, gamma = spec.get("model"), spec.get("num_speculative_tokens")
+    method, draft, gamma = spec.get("method"), spec.get("model"), spec.get("num_speculative_tokens")
+    draft = draft if isinstance(draft, str) and draft else None
+    if not isinstance(method, str) and (method is not None or not draft):
+        return None
     # a count as JavaScript has it: 3.0 is 3
     gamma = (int(gamma) if isinstance(gamma, (int, float)) and not isinstance(gamma, bool) and math.isfinite(gamma)
              and float(gamma).is_integer() and 0 < gamma < 10**6 else None)
     served = next((m for m in map(_FLAGS_MODEL.search, lines) if m), None)
     gpus = next((m for m in map(_FLAGS_TP.search, lines) if m), None)
-    return {"model": served[1] if served else None, "method": spec["method"],
-            "draft_model": draft if isinstance(draft, str) and draft else None,
+    return {"model": served[1] if served else None, "method": method if method is not None else _method_of(draft),
+            "method_given": method is not None, "draft_model": draft,
             "tensor_parallel_size": int(gpus[1]) if gpus else None,
             "num_speculative_tokens": gamma, "said_in": SERVE_FLAGS}
+
+
+def _method_of(draft_model: str | None) -> str | None:
+    """The method vLLM takes for a speculative config that names a draft model and no method, by
+    the model's id (vllm/config/speculative.py SpeculativeConfig.__post_init__: an EAGLE-3 or EAGLE
+    head by its name, else a draft model; the kinds it tells by the checkpoint's config, Medusa and
+    MTP, cannot be told from a name). Found by a cold read: such a config, which the essay says vLLM
+    takes, was answered "The text does not say which drafter produced it". None without a model."""
+    if not draft_model:
+        return None
+    name = draft_model.lower()
+    return "eagle3" if "eagle3" in name else "eagle" if "eagle-" in name else "draft_model"
 
 
 def _not_json(name: str):

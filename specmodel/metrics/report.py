@@ -107,6 +107,8 @@ def drafter_said(reading: Reading) -> str | None:
     if not reading.startup or not reading.startup["method"]:
         return None
     method, model = reading.startup["method"], reading.startup["draft_model"]
+    if not reading.startup["method_given"]:
+        return f"model {_quoted(model)}, which vLLM runs as method {_quoted(method)} (none given)"
     return f"method {_quoted(method)}" + (f", model {_quoted(model)}" if model else "")
 
 

@@ -1037,6 +1037,13 @@ function startupGamma(told, positions, saidIn) {
     `the metrics'; the fit reads γ = ${grouped(positions)} from the metrics.`;
 }
 
+// The method vLLM takes for a speculative config naming a draft model and no method (parse.py _method_of).
+function methodOf(draftModel) {
+  if (!draftModel) return null;
+  const name = draftModel.toLowerCase();
+  return name.includes("eagle3") ? "eagle3" : name.includes("eagle-") ? "eagle" : "draft_model";
+}
+
 // What `line`'s --speculative-config names, with the served model and GPUs the text's `vllm serve`
 // flags give, as startup returns them; null where it has none, or not a JSON object (parse.py _serve_flags).
 function serveFlags(line, lines) {
@@ -1048,13 +1055,15 @@ function serveFlags(line, lines) {
   } catch {
     return null;
   }
-  if (spec === null || typeof spec !== "object" || Array.isArray(spec) || typeof spec.method !== "string") return null;
-  const draft = spec.model;
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) return null;
+  const method = spec.method ?? null;
+  const draft = typeof spec.model === "string" && spec.model ? spec.model : null;
+  if (typeof method !== "string" && (method !== null || !draft)) return null;
   const gamma = spec.num_speculative_tokens;
   const served = lines.map((l) => FLAGS_MODEL.exec(l)).find(Boolean);
   const gpus = lines.map((l) => FLAGS_TP.exec(l)).find(Boolean);
-  return { model: served ? served[1] : null, method: spec.method,
-    draft_model: typeof draft === "string" && draft ? draft : null,
+  return { model: served ? served[1] : null, method: method ?? methodOf(draft), method_given: method !== null,
+    draft_model: draft,
     tensor_parallel_size: gpus ? Number(gpus[1]) : null,
     num_speculative_tokens: Number.isInteger(gamma) && gamma > 0 && gamma < 1e6 ? gamma : null, said_in: SERVE_FLAGS };
 }
@@ -1071,7 +1080,7 @@ function startup(lines) {
     if (served) {
       const gpus = STARTUP_TP.exec(line);
       const gamma = speculative ? STARTUP_GAMMA.exec(line.slice(speculative.index)) : null;
-      return { model: served[1], method: speculative ? speculative[1] : null, draft_model: speculative?.[2] || null,
+      return { model: served[1], method: speculative ? speculative[1] : null, method_given: true, draft_model: speculative?.[2] || null,
         tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
         said_in: STARTUP_LINE };
     }
@@ -1084,7 +1093,8 @@ function startup(lines) {
       const draft = config ? ARGS_MODEL.exec(config[1]) : null;
       const gamma = config ? ARGS_GAMMA.exec(config[1]) : null;
       if (model) {
-        return { model: model[1], method: method ? method[1] : null, draft_model: draft ? draft[1] : null,
+        return { model: model[1], method: method ? method[1] : methodOf(draft ? draft[1] : null),
+          method_given: Boolean(method) || !draft, draft_model: draft ? draft[1] : null,
           tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
           said_in: STARTUP_LINE };
       }

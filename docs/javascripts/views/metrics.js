@@ -175,7 +175,8 @@ export function modelsSaid(reading) {
 
 // The drafter a text's start-up line names, "method 'eagle3', model '…'" (report.py drafter_said).
 export function drafterSaid(reading) {
-  const { method, draft_model: model } = reading.startup ?? {};
+  const { method, method_given: given, draft_model: model } = reading.startup ?? {};
+  if (method && !given) return `model ${quoted(model)}, which vLLM runs as method ${quoted(method)} (none given)`;
   return method ? `method ${quoted(method)}${model ? `, model ${quoted(model)}` : ""}` : null;
 }
 
