@@ -1202,6 +1202,38 @@ def test_back_to_where_you_were_reading_returns_to_the_text_after_the_page_above
                          " && !document.querySelector('#simulation').contains(document.activeElement)")
 
 
+def test_back_to_reading_gives_the_keyboard_back_to_the_link_it_left_by(page, page_log):
+    """Found by a cold read: from the keyboard, an explorable link, then the bar's "Open the
+    simulation", then "Back to reading" put the focus on the paragraph before the link's, its ring
+    under the header, and the next Tab went back to an earlier link. The focus returns to the link
+    followed, and Tab goes on from there."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/")
+    wait_rendered(page, "")
+    page.wait_for_function("() => 'tablesFitted' in document.documentElement.dataset")
+    links = page.locator("article a.explore")
+    link = links.nth(6)
+    page.evaluate("el => scrollBy({top: el.getBoundingClientRect().top - 420, behavior: 'instant'})", link.element_handle())
+    link.focus()
+    page.keyboard.press("Enter")
+    query = query_of(state_for(link.get_attribute("href").split("?", 1)[1]))
+    wait_rendered(page, query)
+    bar = page.locator("#simulation [data-bar]")
+    bar.wait_for(state="visible")
+    bar.locator("[data-action=open-simulation]").focus()
+    page.keyboard.press("Enter")
+    back = page.locator("#simulation [data-action=back-to-reading]")
+    back.wait_for(state="visible")
+    back.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("el => document.activeElement === el", arg=link.element_handle())
+    box, header = link.bounding_box(), page.locator(".md-header").bounding_box()
+    assert box["y"] >= header["y"] + header["height"], (box, header)
+    page.keyboard.press("Tab")
+    assert page.evaluate("el => el.compareDocumentPosition(document.activeElement) & Node.DOCUMENT_POSITION_FOLLOWING",
+                         link.element_handle())
+
+
 def test_explorable_links_answer_in_place_after_arriving_from_a_search_result(page, page_log):
     """The theme's search results are <article>s, written before the content: a page set up
     after following one must still hear its own explorable links (found once: it listened on the

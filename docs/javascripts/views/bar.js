@@ -68,12 +68,18 @@ export function mountBar(sim) {
   // Anything focused from the keyboard that ends partly under the bar is brought clear of it, as
   // the scroll padding above clears every other stop; a click's focus on a link or a button (not
   // :focus-visible) is left where it was.
-  const reveal = (event) => {
+  // And the last element of the text (outside the simulation) that had the focus: "Back to
+  // reading" gives the focus back to it (found by a cold read: it went to the paragraph the
+  // reading position is kept by, one before the link followed, its ring under the header).
+  let lastInText = null;
+  const onFocus = (event) => {
     const el = event.target;
-    if (bar.hidden || !(el instanceof Element) || !el.matches(":focus-visible")) return;
+    if (!(el instanceof Element)) return;
+    if (article.contains(el) && !sim.contains(el)) lastInText = el;
+    if (bar.hidden || !el.matches(":focus-visible")) return;
     if (el.getBoundingClientRect().bottom > bar.getBoundingClientRect().top) el.scrollIntoView({ block: "nearest" });
   };
-  document.addEventListener("focusin", reveal);
+  document.addEventListener("focusin", onFocus);
   // Not before the reader reaches the simulation, the page's opening being about the starting
   // state, unless a link or a click elsewhere set another (linked, changed, corrected).
   const show = () => {
@@ -114,8 +120,10 @@ export function mountBar(sim) {
   if (headline) headlineObserver.observe(headline);
   addEventListener("resize", align, { passive: true });
 
+  let focusBack = null; // the element of the text the focus returns to with the reader
   bar.querySelector("[data-action=open-simulation]")?.addEventListener("click", () => {
     readingAt = ReadingAnchor.where(article, sim);
+    focusBack = lastInText;
     if (back) back.hidden = false;
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
     // While the bar says the link was corrected, open where the simulation says how: its notes
@@ -132,12 +140,20 @@ export function mountBar(sim) {
     if (backBelowRow) backBelowRow.hidden = true;
     const block = ReadingAnchor.at(article, sim, readingAt);
     const top = readingAt?.top;
-    readingAt = null;
+    const returnTo = focusBack;
+    readingAt = focusBack = null;
     if (!block) return;
     requestAnimationFrame(() => {
       scrollBy({ top: block.getBoundingClientRect().top - top, behavior: "instant" });
-      // The keyboard returns there too (not to the top of the page): the block takes the focus
-      // for as long as it has it.
+      // The keyboard returns there too (not to the top of the page): to the link the reader
+      // left the text by, where it is on screen; else the block takes the focus for as long as
+      // it has it.
+      const box = returnTo?.isConnected ? returnTo.getBoundingClientRect() : null;
+      const header = document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0;
+      if (box && box.height > 0 && box.top >= header && box.bottom <= innerHeight) {
+        returnTo.focus({ preventScroll: true });
+        return;
+      }
       if (!block.hasAttribute("tabindex")) {
         block.setAttribute("tabindex", "-1");
         block.addEventListener("blur", () => block.removeAttribute("tabindex"), { once: true });
@@ -189,7 +205,7 @@ export function mountBar(sim) {
       passedObserver.disconnect();
       headlineObserver.disconnect();
       resized.disconnect();
-      document.removeEventListener("focusin", reveal);
+      document.removeEventListener("focusin", onFocus);
       root.removeProperty("scroll-padding-bottom");
       room.remove();
       removeEventListener("resize", align);
