@@ -14,6 +14,7 @@ import { greyedChoices, mountControls } from "./views/controls.js";
 import { mountMetrics } from "./views/metrics.js";
 import { showFitNotes } from "./views/fit-notes.js";
 import { showTargetBlocks } from "./views/for-target.js";
+import { installDrawerFocus } from "./views/drawer.js";
 import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
@@ -716,6 +717,7 @@ export function installHistory() {
   }, { passive: true });
   addEventListener("pagehide", () => page?.recordReading());
   installSectionLinks();
+  installDrawerFocus();
   // Returns whether the event was ours alone (see head.js).
   const onPopState = () => {
     if (claimPopState()) {

@@ -1190,6 +1190,9 @@ def _v0_left_out(n: int) -> str:
             "'SpecDecoding metrics:' lines were read; give one engine's lines.")
 
 
+_PER_POS = "spec_decode_num_accepted_tokens_per_pos"
+
+
 def _llama_left_out(n: int, engine: str) -> str:
     """The note for llama-server lines in a text read by its vLLM lines (parse.js llamaLeftOut)."""
     return (f"{n:,} llama-server line{'s' if n != 1 else ''} left out: the vLLM {engine} lines were read; give one "
@@ -1222,6 +1225,12 @@ def _read_text(lines: list[str]) -> Reading:
                                 "scrapes", recognised=True)
     prom = [ln for ln in lines if ("spec_decode_" in ln or "num_requests_running" in ln)
             and not ln.lstrip().startswith("#") and _SAMPLE.match(ln) and _metric(_SAMPLE.match(ln).group(1))]
+    if (any(ln.lstrip().startswith("#") and _PER_POS in ln for ln in lines) and prom
+            and not any(_PER_POS in ln for ln in prom)):
+        # (found by a cold read: a scrape cut after the counter's "# TYPE" line was told its vLLM
+        # was older than 0.8.5, which has no such counter)
+        raise MetricsInputError(f"the scrape declares {_PER_POS} but holds none of its samples: it is cut off "
+                                "before its end; give whole scrapes", recognised=True)
     scraped = _read_prometheus(prom) if prom else None
     if scraped and scraped.num_drafts:
         logged = sum(1 for ln in lines if "SpecDecoding metrics:" in ln or "Speculative metrics:" in ln

@@ -471,3 +471,29 @@ def test_a_tap_anywhere_on_a_data_tables_card_opens_its_state(new_context):
     assert box["far"]
     page.touchscreen.tap(box["x"], box["y"])
     page.wait_for_function("() => location.search.includes('batch=64')")
+
+
+def test_the_navigation_drawer_opens_while_the_keyboard_is_in_it(new_context):
+    """Found by a cold read at 768 px: Tab walked through the theme's navigation drawer while it
+    sat closed, off screen, 32 presses with the focus nowhere in sight. Where the navigation is a
+    drawer, it opens as the keyboard enters it, every stop in it is on screen, and it closes as
+    the keyboard leaves it."""
+    page = new_context(viewport={"width": 768, "height": 1024}).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    at = """() => { const el = document.activeElement, r = el.getBoundingClientRect();
+      return {inDrawer: !!el.closest('.md-sidebar--primary'), open: document.querySelector('#__drawer').checked,
+              onScreen: r.width > 0 && r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight}; }"""
+    stops = []
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(at))
+        if len(stops) > 1 and stops[-2]["inDrawer"] and not stops[-1]["inDrawer"]:
+            break
+    drawer = [s for s in stops if s["inDrawer"]]
+    assert len(drawer) >= 10, stops
+    assert all(s["open"] for s in drawer), stops
+    assert not stops[-1]["inDrawer"] and not page.evaluate("() => document.querySelector('#__drawer').checked")
+    # back into it: open again, and its stop, once the drawer has slid in (the theme's CSS), on screen
+    page.keyboard.press("Shift+Tab")
+    page.wait_for_function(f"() => JSON.stringify(({at})()) === JSON.stringify({{inDrawer: true, open: true, onScreen: true}})")

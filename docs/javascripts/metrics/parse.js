@@ -1150,6 +1150,12 @@ function readText(lines) {
   const cut = cutScrape(lines);
   if (cut) throw new MetricsInputError(`the scrape is cut off before its end (its last line ends '…${cut}'); give whole scrapes`, true);
   const prom = lines.filter((l) => (l.includes("spec_decode_") || l.includes("num_requests_running")) && isSample(l));
+  // a scrape cut after the per-position counter's "# TYPE" line (parse.py _read_text)
+  const PER_POS = "spec_decode_num_accepted_tokens_per_pos";
+  if (lines.some((l) => l.trimStart().startsWith("#") && l.includes(PER_POS)) && prom.length && !prom.some((l) => l.includes(PER_POS))) {
+    throw new MetricsInputError(`the scrape declares ${PER_POS} but holds none of its samples: it is cut off ` +
+      "before its end; give whole scrapes", true);
+  }
   const scraped = prom.length ? readPrometheus(prom) : null;
   if (scraped && scraped.num_drafts) {
     const logged = lines.filter((l) => l.includes("SpecDecoding metrics:") || l.includes("Speculative metrics:") || LLAMA.test(l)).length;
