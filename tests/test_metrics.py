@@ -970,9 +970,10 @@ def test_a_scrape_cut_short_is_said_to_be_and_a_load_from_engine_lines_is_said_t
         parse_metrics(cut)
     assert parse_metrics(whole + "# EOF\n").num_drafts == parse_metrics(whole).num_drafts  # a comment ends it whole
     # cut after the per-position counter's "# TYPE" line: not an older vLLM, which has no such counter
-    declared = whole[:whole.index("vllm:spec_decode_num_accepted_tokens_per_pos_total{")]
-    with pytest.raises(MetricsInputError, match="the scrape declares spec_decode_num_accepted_tokens_per_pos but holds "
-                                                 "none of its samples: it is cut off before its end"):
+    lines = whole.splitlines(True)
+    declared = "".join(lines[:next(i for i, line in enumerate(lines) if 'position="0"' in line)])
+    with pytest.raises(MetricsInputError, match=r"the scrape declares \S+_per_pos but holds none of its samples: it "
+                                                 r"is cut off before its end"):
         parse_metrics(declared)
     out = _cli(str(DATA / "prometheus-engine-running.txt"), "--site-grid").stdout
     assert "note: batch 16: the engine log lines' Running: N reqs (see the note above)" in out
