@@ -975,10 +975,49 @@ def test_a_scrape_cut_short_is_said_to_be_and_a_load_from_engine_lines_is_said_t
     with pytest.raises(MetricsInputError, match=r"the scrape declares \S+_per_pos but holds none of its samples: it "
                                                  r"is cut off before its end"):
         parse_metrics(declared)
+    # cut after a whole sample: its positions short of γ, the refusal says it may be cut there
+    short = whole[:whole.index('model_name="Qwen/Qwen3-8B",position="2"')].rsplit("\n", 1)[0] + "\n"
+    with pytest.raises(MetricsInputError, match=r"4800000 draft tokens in 1200000 drafts \(the scrape ends with "
+                                                 r"position 1's sample: if it is cut off there, give whole scrapes\)"):
+        parse_metrics(short)
+    with pytest.raises(MetricsInputError) as whole_but_wrong:  # not said where the text does not end there
+        parse_metrics(short + "# EOF\n")
+    assert "cut off" not in str(whole_but_wrong.value)
     out = _cli(str(DATA / "prometheus-engine-running.txt"), "--site-grid").stdout
     assert "note: batch 16: the engine log lines' Running: N reqs (see the note above)" in out
     assert "in the scrape" not in out
     assert "note: batch 16: vllm:num_requests_running in the scrape" in _cli(str(DATA / "prometheus-one.txt"), "--site-grid").stdout
+
+
+def test_of_several_servers_start_up_lines_the_one_of_the_metrics_gamma_is_read_and_said():
+    """Found by a cold read: two servers' logs pasted together (two start-up lines, or one
+    server's vllm serve flags and another's start-up line) were priced on the last, whichever
+    server the metrics came from, unsaid. The one whose γ is the metrics' positions is read, and a
+    note names every server; one server's flags and start-up line are one server."""
+    two = parse_metrics((DATA / "v1-two-servers.log").read_text())
+    assert (two.startup["model"], two.startup["method"], two.startup["said_in"]) == (
+        "meta-llama/Llama-3.1-8B-Instruct", "eagle3", "vLLM's start-up line")
+    state = json.loads(_cli(str(DATA / "v1-two-servers.log"), "--json").stdout)["advice"]["state"]
+    assert (state["target"], state["drafter"]) == ("llama-3.1-8b-instruct", "eagle3")
+    flags = parse_metrics((DATA / "v1-flags-and-other-startup.log").read_text())
+    assert flags.startup["said_in"] == "its vllm serve flags" and flags.startup["model"] == "meta-llama/Llama-3.1-8B-Instruct"
+    # both of the metrics' γ: the last, said to be a guess; its γ note says it is the one read
+    same_gamma = (DATA / "v1-two-servers.log").read_text().replace("num_spec_tokens=5", "num_spec_tokens=3")
+    guessed = parse_metrics(same_gamma)
+    assert guessed.startup["model"] == "Qwen/Qwen3-8B"
+    assert "the second's, the last in the text, as the metrics do not say which server they came from" in guessed.notes[0]
+    other = parse_metrics((DATA / "v1-two-servers.log").read_text().replace("num_spec_tokens=3", "num_spec_tokens=4"))
+    assert other.notes[1].startswith("The start-up line read sets num_speculative_tokens = 5")
+    # one server: its flags, its non-default args and its start-up line
+    lines = (DATA / "v1-serve-flags.log").read_text().splitlines(True)
+    one = "".join(lines[:3]) + (DATA / "v1-startup-eagle3.log").read_text()
+    assert not any("servers" in n for n in parse_metrics(one).notes)
+    # two commands: each flag's served model is its own command's
+    llama = "".join(lines[:3])
+    qwen = llama.replace("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-8B").replace("eagle3", "eagle").replace(": 3}", ": 5}")
+    both = parse_metrics(qwen + llama + lines[3])
+    assert both.startup["model"] == "meta-llama/Llama-3.1-8B-Instruct"
+    assert "'Qwen/Qwen3-8B' (method 'eagle', γ = 5)" in both.notes[0]
 
 
 def test_vllm_serve_flags_name_the_drafter_and_target_as_a_start_up_line_does():

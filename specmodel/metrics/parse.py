@@ -818,9 +818,12 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
 
 
 def _check_window(names: dict, drafts: float, drafted: float | None, accepted: float | None,
-                  positions: list) -> None:
+                  positions: list, ends_at: str | None = None) -> None:
     """Counts over one window that cannot be: more accepted tokens than drafted, drafts of more
-    positions than the counters list, a position reached by more drafts than the one before it."""
+    positions than the counters list, a position reached by more drafts than the one before it.
+    ``ends_at``: the position of the text's last line where it is a per-position sample (found by a
+    cold read: a scrape cut after a whole sample, its positions short of γ, was refused for numbers
+    that cannot be, unsaid that it may be cut)."""
     gamma = len(positions) or None
     name = names.get
     if positions and [p for p, _ in positions] != list(range(positions[0][0], positions[0][0] + len(positions))):
@@ -830,8 +833,10 @@ def _check_window(names: dict, drafts: float, drafted: float | None, accepted: f
     if drafted is not None and not (drafts <= drafted <= (gamma or math.inf) * drafts):
         allowed = (f"{_shown(drafts)} to {_shown(gamma * drafts)} (1 to γ = {gamma} tokens a draft)" if gamma
                    else f"{_shown(drafts)} or more (at least 1 token a draft)")
+        cut = (f" (the scrape ends with position {ends_at}'s sample: if it is cut off there, give whole scrapes)"
+               if ends_at is not None and gamma and drafted > gamma * drafts else "")
         raise ImpossibleMetricsError(name("spec_decode_num_draft_tokens"),
-                                     f"{_shown(drafted)} draft tokens in {_shown(drafts)} drafts", allowed)
+                                     f"{_shown(drafted)} draft tokens in {_shown(drafts)} drafts{cut}", allowed)
     ceiling = drafted if drafted is not None else gamma * drafts if gamma else None
     if accepted is not None and ceiling is not None and accepted > ceiling:
         raise ImpossibleMetricsError(name("spec_decode_num_accepted_tokens"),
@@ -872,7 +877,7 @@ def _went_down(before: dict, after: dict) -> bool:
     return any(v < before[k] for k, v in after.items() if k[0] != "num_requests_running" and k in before)
 
 
-def _read_prometheus(lines: list[str]) -> Reading | None:
+def _read_prometheus(lines: list[str], ends_at: str | None = None) -> Reading | None:
     prefix, scrapes, names, models = _scrapes(lines)
     if not scrapes:  # no sample of ours
         return None
@@ -927,7 +932,7 @@ def _read_prometheus(lines: list[str]) -> Reading | None:
                        running_requests=running, notes=tuple(notes + [
                            "The counters show no drafts (num_drafts is missing or did not move): nothing was "
                            "speculated in this window."]))
-    _check_window(names, drafts, drafted, accepted, positions)
+    _check_window(names, drafts, drafted, accepted, positions, ends_at)
     # how the counters were read, said where they were (found by a cold read: "read as the change
     # from the first to the last" beside "the counters went down: the server restarted")
     notes.append(window)
@@ -1018,13 +1023,18 @@ def parse_metrics(text: str) -> Reading:
         raise MetricsInputError(f"the text has {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read; "
                                 "give the last few log lines or one or two scrapes", recognised=True)
     lines = text.splitlines()
-    reading = replace(_read_text(lines), startup=_startup(lines))
-    told = reading.startup["num_speculative_tokens"] if reading.startup else None
+    reading = _read_text(lines)
     positions = len(reading.per_position_acceptance or ())
+    startup, servers_note = _startup(lines, positions)
+    reading = replace(reading, startup=startup)
+    told = startup["num_speculative_tokens"] if startup else None
     if told and positions and told != positions:
         # found by a cold read: a start-up line of one run and the metrics of another, the first's
         # drafter credited with the second's acceptance unsaid
-        reading = replace(reading, notes=(_startup_gamma(told, positions, reading.startup["said_in"]),) + reading.notes)
+        reading = replace(reading, notes=(_startup_gamma(told, positions, startup["said_in"], bool(servers_note)),)
+                          + reading.notes)
+    if servers_note:
+        reading = replace(reading, notes=(servers_note,) + reading.notes)
     if reading.running_requests is None:
         # the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
         engine = _engine_running([ln for ln in lines if "Running:" in ln])
@@ -1068,48 +1078,95 @@ _FLAGS_MODEL = re.compile(r"\bvllm serve\s+([^\s'\"\\-][^\s'\"\\]*)")
 STARTUP_LINE, SERVE_FLAGS = "vLLM's start-up line", "its vllm serve flags"
 
 
-def _startup(lines: list[str]) -> dict | None:
-    """What the last vLLM start-up line in ``lines`` ("Initializing … with config:", also cut
-    before it, or "non-default args: {…}") names: {"model": the served model, "method":
+def _startup(lines: list[str], positions: int) -> tuple[dict | None, str | None]:
+    """The start-up line read (``_startup_of``), and a note where the text holds those of several
+    servers (else None). Of several, the last whose num_speculative_tokens is the metrics'
+    ``positions`` is read, else the last (found by a cold read: two servers' logs pasted together
+    were priced on the last start-up line, another server's than the metrics', unsaid)."""
+    found = [s for i, line in enumerate(lines) if (s := _startup_of(line, lines, i))]
+    if not found:
+        return None, None
+    matching = [s for s in found if positions and s["num_speculative_tokens"] == positions]
+    read = matching[-1] if matching else found[-1]
+    servers: list[dict] = []
+    for s in found:
+        if not any(_one_server(s, t) for t in servers):
+            servers.append(s)
+    if len(servers) < 2:
+        return read, None
+    kinds = {s["said_in"] for s in found}
+    where = ("start-up lines" if kinds == {STARTUP_LINE} else "vllm serve flags" if kinds == {SERVE_FLAGS}
+             else "start-up lines and vllm serve flags")
+    named = [_server_named(s) for s in servers]
+    listed = ", ".join(named[:-1]) + " and " + named[-1]
+    nth = next(i for i, s in enumerate(servers) if _one_server(read, s))
+    ordinal = ("first", "second", "third")[nth] if nth < 3 else f"number {nth + 1:,}"
+    which = (f"whose γ is the metrics' {positions:,} draft positions" if len({_server_named(s) for s in matching}) == 1
+             else "the last in the text, as the metrics do not say which server they came from")
+    return read, (f"The text holds the {where} of {len(servers):,} servers, {listed}: the drafter and target read "
+                  f"are the {ordinal}'s, {which}; give one server's lines.")
+
+
+def _one_server(a: dict, b: dict) -> bool:
+    """Whether two start-up lines may be one server's: nothing both name differs (a method vLLM
+    takes by the model's name is not named)."""
+    for key in ("model", "draft_model", "tensor_parallel_size", "num_speculative_tokens"):
+        if a[key] is not None and b[key] is not None and a[key] != b[key]:
+            return False
+    return not (a["method_given"] and b["method_given"] and a["method"] != b["method"])
+
+
+def _server_named(startup: dict) -> str:
+    """A server as a note names it: its model, method and γ, where its start-up line names them."""
+    parts = [f"method '{startup['method']}'" if startup["method"] else None,
+             f"γ = {startup['num_speculative_tokens']:,}" if startup["num_speculative_tokens"] else None]
+    said = ", ".join(p for p in parts if p)
+    model = quoted_name(startup["model"]) if startup["model"] else "a model not named"
+    return f"{model} ({said})" if said else model
+
+
+def _startup_of(line: str, lines: list[str], index: int) -> dict | None:
+    """What ``line``, a vLLM start-up line ("Initializing … with config:", also cut
+    before it, or "non-default args: {…}") or `vllm serve` flags, names: {"model": the served model, "method":
     the speculative method, "draft_model": its draft model, "tensor_parallel_size": its GPUs (an
     int), "num_speculative_tokens": its γ (an int), "said_in": where (STARTUP_LINE, or SERVE_FLAGS
     for `vllm serve` flags: ``_serve_flags``), "method_given": False where the method is the one
-    vLLM takes for a config without one (``_method_of``)} (None for what it does not name); None where there is no start-up line. Found by cold
-    reads: a log that names its EAGLE-3 head and its Llama target there was answered "The text
-    does not say which drafter produced it"; one on 2 GPUs was priced on 4, unsaid."""
-    for line in reversed(lines):
-        speculative = _STARTUP_SPECULATIVE.search(line)
-        served = _STARTUP_MODEL.search(line) or (speculative and _STARTUP_ANY_MODEL.search(line[:speculative.start()]))
+    vLLM takes for a config without one (``_method_of``)} (None for what it does not name); None
+    where it is no start-up line. ``lines``, ``index``: the text, and where ``line`` is in it (the
+    flags' `vllm serve` command). Found by cold reads: a log that names its EAGLE-3 head and its
+    Llama target there was answered "The text does not say which drafter produced it"; one on 2
+    GPUs was priced on 4, unsaid."""
+    speculative = _STARTUP_SPECULATIVE.search(line)
+    served = _STARTUP_MODEL.search(line) or (speculative and _STARTUP_ANY_MODEL.search(line[:speculative.start()]))
+    if served:
+        gpus = _STARTUP_TP.search(line)
+        gamma = _STARTUP_GAMMA.search(line[speculative.start():]) if speculative else None
+        return {"model": served[1], "method": speculative[1] if speculative else None, "method_given": True,
+                "draft_model": (speculative[2] or None) if speculative else None,
+                "tensor_parallel_size": int(gpus[1]) if gpus else None,
+                "num_speculative_tokens": int(gamma[1]) if gamma else None, "said_in": STARTUP_LINE}
+    if _ARGS_LINE.search(line):
+        config = _ARGS_SPECULATIVE.search(line)
+        rest = line[:config.start()] + line[config.end():] if config else line
+        served, gpus = _ARGS_MODEL.search(rest), _ARGS_TP.search(rest)
+        method, draft, gamma = ((_ARGS_METHOD.search(config[1]), _ARGS_MODEL.search(config[1]),
+                                 _ARGS_GAMMA.search(config[1])) if config else (None, None, None))
         if served:
-            gpus = _STARTUP_TP.search(line)
-            gamma = _STARTUP_GAMMA.search(line[speculative.start():]) if speculative else None
-            return {"model": served[1], "method": speculative[1] if speculative else None, "method_given": True,
-                    "draft_model": (speculative[2] or None) if speculative else None,
+            draft_model = draft[1] if draft else None
+            return {"model": served[1], "method": method[1] if method else _method_of(draft_model),
+                    "method_given": bool(method) or not draft_model,
+                    "draft_model": draft_model,
                     "tensor_parallel_size": int(gpus[1]) if gpus else None,
                     "num_speculative_tokens": int(gamma[1]) if gamma else None, "said_in": STARTUP_LINE}
-        if _ARGS_LINE.search(line):
-            config = _ARGS_SPECULATIVE.search(line)
-            rest = line[:config.start()] + line[config.end():] if config else line
-            served, gpus = _ARGS_MODEL.search(rest), _ARGS_TP.search(rest)
-            method, draft, gamma = ((_ARGS_METHOD.search(config[1]), _ARGS_MODEL.search(config[1]),
-                                     _ARGS_GAMMA.search(config[1])) if config else (None, None, None))
-            if served:
-                draft_model = draft[1] if draft else None
-                return {"model": served[1], "method": method[1] if method else _method_of(draft_model),
-                        "method_given": bool(method) or not draft_model,
-                        "draft_model": draft_model,
-                        "tensor_parallel_size": int(gpus[1]) if gpus else None,
-                        "num_speculative_tokens": int(gamma[1]) if gamma else None, "said_in": STARTUP_LINE}
-        flags = _serve_flags(line, lines)
-        if flags:
-            return flags
-    return None
+    return _serve_flags(line, lines, index)
 
 
-def _serve_flags(line: str, lines: list[str]) -> dict | None:
-    """What ``line``'s --speculative-config names (a JSON object, as `vllm serve` takes it and the
-    site writes it), with the served model and GPUs the text's `vllm serve` flags give, as
-    ``_startup`` returns them; None where it has none, or one that is not such an object."""
+def _serve_flags(line: str, lines: list[str], index: int) -> dict | None:
+    """What ``line`` (``lines[index]``)'s --speculative-config names (a JSON object, as `vllm serve`
+    takes it and the site writes it), with the served model and GPUs its `vllm serve` command's
+    flags give (from the last "vllm serve" at or before it to the next; the whole text where none
+    is before it), as ``_startup_of`` returns them; None where it has none, or one that is not such
+    an object."""
     config = _FLAGS_SPECULATIVE.search(line)
     if not config:
         return None
@@ -1126,8 +1183,11 @@ def _serve_flags(line: str, lines: list[str]) -> dict | None:
     # a count as JavaScript has it: 3.0 is 3
     gamma = (int(gamma) if isinstance(gamma, (int, float)) and not isinstance(gamma, bool) and math.isfinite(gamma)
              and float(gamma).is_integer() and 0 < gamma < 10**6 else None)
-    served = next((m for m in map(_FLAGS_MODEL.search, lines) if m), None)
-    gpus = next((m for m in map(_FLAGS_TP.search, lines) if m), None)
+    commands = [i for i, ln in enumerate(lines) if "vllm serve" in ln]
+    start = max((i for i in commands if i <= index), default=None)
+    command = (lines[start:next((i for i in commands if i > index), len(lines))] if start is not None else lines)
+    served = next((m for m in map(_FLAGS_MODEL.search, command) if m), None)
+    gpus = next((m for m in map(_FLAGS_TP.search, command) if m), None)
     return {"model": served[1] if served else None, "method": method if method is not None else _method_of(draft),
             "method_given": method is not None, "draft_model": draft,
             "tensor_parallel_size": int(gpus[1]) if gpus else None,
@@ -1150,10 +1210,11 @@ def _not_json(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-def _startup_gamma(told: int, positions: int, said_in: str) -> str:
+def _startup_gamma(told: int, positions: int, said_in: str, of_several: bool = False) -> str:
     """The note for a start-up line (or `vllm serve` flags) whose γ is not the metrics'
-    (parse.js startupGamma)."""
-    subject = "The start-up line sets" if said_in == STARTUP_LINE else "The vllm serve flags set"
+    (parse.js startupGamma); ``of_several``: the one read of several servers'."""
+    read = " read" if of_several else ""
+    subject = f"The start-up line{read} sets" if said_in == STARTUP_LINE else f"The vllm serve flags{read} set"
     return (f"{subject} num_speculative_tokens = {told:,}, and the metrics have {positions:,} draft "
             f"positions: they are not of one run, so the drafter and target {said_in} names may not be "
             f"the metrics'; the fit reads γ = {positions:,} from the metrics.")
@@ -1210,6 +1271,16 @@ def _cut_scrape(lines: list[str]) -> str | None:
     return None
 
 
+def _ends_at_position(lines: list[str]) -> str | None:
+    """The position label of the text's last line where it is a per-position sample, else None."""
+    last = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
+    m = _SAMPLE.match(last)
+    named = _metric(m.group(1)) if m else None
+    if not (named and named[1] == _PER_POS):
+        return None
+    return dict(_LABEL.findall(m.group(2) or "")).get("position")
+
+
 def _logs_left_out(n: int) -> str:
     """The note for log lines in a text read by its scrape (parse.js logsLeftOut)."""
     return (f"{n:,} log line{'s' if n != 1 else ''} with speculative-decoding metrics left out: the Prometheus "
@@ -1231,7 +1302,7 @@ def _read_text(lines: list[str]) -> Reading:
         # was older than 0.8.5, which has no such counter)
         raise MetricsInputError(f"the scrape declares {_PER_POS} but holds none of its samples: it is cut off "
                                 "before its end; give whole scrapes", recognised=True)
-    scraped = _read_prometheus(prom) if prom else None
+    scraped = _read_prometheus(prom, _ends_at_position(lines)) if prom else None
     if scraped and scraped.num_drafts:
         logged = sum(1 for ln in lines if "SpecDecoding metrics:" in ln or "Speculative metrics:" in ln
                      or _LLAMA.search(ln))

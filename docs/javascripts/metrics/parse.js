@@ -771,7 +771,8 @@ function otherModels(models) {
 
 // Counts over one window that cannot be: more accepted tokens than drafted, drafts of more
 // positions than the counters list, a position reached by more drafts than the one before it.
-function checkWindow(names, drafts, drafted, accepted, positions) {
+// `endsAt`: the position of the text's last line where it is a per-position sample (parse.py).
+function checkWindow(names, drafts, drafted, accepted, positions, endsAt = null) {
   const gamma = positions.length || null;
   const name = (key) => names.get(key);
   const perPos = name("spec_decode_num_accepted_tokens_per_pos");
@@ -786,7 +787,9 @@ function checkWindow(names, drafts, drafted, accepted, positions) {
   if (drafted !== null && !(drafts <= drafted && drafted <= (gamma ?? Infinity) * drafts)) {
     const allowed = gamma ? `${shown(drafts)} to ${shown(gamma * drafts)} (1 to γ = ${gamma} tokens a draft)`
       : `${shown(drafts)} or more (at least 1 token a draft)`;
-    throw new ImpossibleMetricsError(name("spec_decode_num_draft_tokens"), `${shown(drafted)} draft tokens in ${shown(drafts)} drafts`, allowed);
+    const cut = endsAt !== null && gamma && drafted > gamma * drafts
+      ? ` (the scrape ends with position ${endsAt}'s sample: if it is cut off there, give whole scrapes)` : "";
+    throw new ImpossibleMetricsError(name("spec_decode_num_draft_tokens"), `${shown(drafted)} draft tokens in ${shown(drafts)} drafts${cut}`, allowed);
   }
   const ceiling = drafted !== null ? drafted : gamma ? gamma * drafts : null;
   if (accepted !== null && ceiling !== null && accepted > ceiling) {
@@ -811,7 +814,7 @@ function wentDown(before, after) {
   return [...after].some(([k, v]) => !k.startsWith("num_requests_running|") && before.has(k) && v < before.get(k));
 }
 
-function readPrometheus(lines) {
+function readPrometheus(lines, endsAt = null) {
   const { prefix, scrapes: all, names, models } = scrapes(lines);
   if (all.length === 0) return null; // no sample of ours
   const source = prefix === "vllm" ? "Prometheus (vLLM)" : "Prometheus (llama.cpp)";
@@ -882,7 +885,7 @@ function readPrometheus(lines) {
       notes,
     });
   }
-  checkWindow(names, drafts, drafted, accepted, positions);
+  checkWindow(names, drafts, drafted, accepted, positions, endsAt);
   // how the counters were read, said where they were (parse.py)
   notes.push(window);
   if (!positions.length) {
@@ -987,11 +990,16 @@ export function parseMetrics(text) {
     );
   }
   const lines = text.split(/\r\n|\r|\n/);
-  const reading = { ...readText(lines), startup: startup(lines) };
-  const told = reading.startup?.num_speculative_tokens;
+  const reading = readText(lines);
   const positions = reading.per_position_acceptance?.length ?? 0;
+  const { read, note: serversNote } = startup(lines, positions);
+  reading.startup = read;
+  const told = read?.num_speculative_tokens;
   // a start-up line of one run and the metrics of another (parse.py parse_metrics)
-  if (told && positions && told !== positions) reading.notes = [startupGamma(told, positions, reading.startup.said_in), ...reading.notes];
+  if (told && positions && told !== positions) {
+    reading.notes = [startupGamma(told, positions, read.said_in, Boolean(serversNote)), ...reading.notes];
+  }
+  if (serversNote) reading.notes = [serversNote, ...reading.notes];
   if (reading.running_requests === null) {
     // the scrape's gauge, where there is one, is exact; else the engine-stats lines tell the load
     const engine = engineRunning(lines.filter((l) => l.includes("Running:")));
@@ -1030,8 +1038,10 @@ const STARTUP_LINE = "vLLM's start-up line";
 const SERVE_FLAGS = "its vllm serve flags";
 
 // The note for a start-up line (or `vllm serve` flags) whose γ is not the metrics' (parse.py _startup_gamma).
-function startupGamma(told, positions, saidIn) {
-  const subject = saidIn === STARTUP_LINE ? "The start-up line sets" : "The vllm serve flags set";
+// `ofSeveral`: the one read of several servers'.
+function startupGamma(told, positions, saidIn, ofSeveral = false) {
+  const read = ofSeveral ? " read" : "";
+  const subject = saidIn === STARTUP_LINE ? `The start-up line${read} sets` : `The vllm serve flags${read} set`;
   return `${subject} num_speculative_tokens = ${grouped(told)}, and the metrics have ${grouped(positions)} draft ` +
     `positions: they are not of one run, so the drafter and target ${saidIn} names may not be ` +
     `the metrics'; the fit reads γ = ${grouped(positions)} from the metrics.`;
@@ -1044,9 +1054,11 @@ function methodOf(draftModel) {
   return name.includes("eagle3") ? "eagle3" : name.includes("eagle-") ? "eagle" : "draft_model";
 }
 
-// What `line`'s --speculative-config names, with the served model and GPUs the text's `vllm serve`
-// flags give, as startup returns them; null where it has none, or not a JSON object (parse.py _serve_flags).
-function serveFlags(line, lines) {
+// What `line` (lines[index])'s --speculative-config names, with the served model and GPUs its
+// `vllm serve` command's flags give (from the last "vllm serve" at or before it to the next; the
+// whole text where none is before it), as startupOf returns them; null where it has none, or not a
+// JSON object (parse.py _serve_flags).
+function serveFlags(line, lines, index) {
   const config = FLAGS_SPECULATIVE.exec(line);
   if (!config) return null;
   let spec;
@@ -1060,49 +1072,90 @@ function serveFlags(line, lines) {
   const draft = typeof spec.model === "string" && spec.model ? spec.model : null;
   if (typeof method !== "string" && (method !== null || !draft)) return null;
   const gamma = spec.num_speculative_tokens;
-  const served = lines.map((l) => FLAGS_MODEL.exec(l)).find(Boolean);
-  const gpus = lines.map((l) => FLAGS_TP.exec(l)).find(Boolean);
+  const commands = lines.flatMap((l, i) => (l.includes("vllm serve") ? [i] : []));
+  const before = commands.filter((i) => i <= index);
+  const next = commands.find((i) => i > index) ?? lines.length;
+  const command = before.length ? lines.slice(before[before.length - 1], next) : lines;
+  const served = command.map((l) => FLAGS_MODEL.exec(l)).find(Boolean);
+  const gpus = command.map((l) => FLAGS_TP.exec(l)).find(Boolean);
   return { model: served ? served[1] : null, method: method ?? methodOf(draft), method_given: method !== null,
     draft_model: draft,
     tensor_parallel_size: gpus ? Number(gpus[1]) : null,
     num_speculative_tokens: Number.isInteger(gamma) && gamma > 0 && gamma < 1e6 ? gamma : null, said_in: SERVE_FLAGS };
 }
 
-// What the last start-up line names: {model, method, draft_model, tensor_parallel_size,
-// num_speculative_tokens} (null for
-// what it does not name), or null (parse.py _startup; found by cold reads: a log naming its
+// The start-up line read ({read}: startupOf's), and {note} where the text holds those of several
+// servers (else null): of several, the last whose num_speculative_tokens is the metrics'
+// `positions`, else the last (parse.py _startup).
+function startup(lines, positions) {
+  const found = lines.map((line, i) => startupOf(line, lines, i)).filter(Boolean);
+  if (!found.length) return { read: null, note: null };
+  const matching = found.filter((s) => positions && s.num_speculative_tokens === positions);
+  const read = matching.length ? matching[matching.length - 1] : found[found.length - 1];
+  const servers = [];
+  for (const s of found) if (!servers.some((t) => oneServer(s, t))) servers.push(s);
+  if (servers.length < 2) return { read, note: null };
+  const kinds = new Set(found.map((s) => s.said_in));
+  const where = kinds.size === 2 ? "start-up lines and vllm serve flags"
+    : kinds.has(STARTUP_LINE) ? "start-up lines" : "vllm serve flags";
+  const named = servers.map(serverNamed);
+  const listed = `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}`;
+  const nth = servers.findIndex((s) => oneServer(read, s));
+  const ordinal = nth < 3 ? ["first", "second", "third"][nth] : `number ${grouped(nth + 1)}`;
+  const which = new Set(matching.map(serverNamed)).size === 1
+    ? `whose γ is the metrics' ${grouped(positions)} draft positions`
+    : "the last in the text, as the metrics do not say which server they came from";
+  return { read, note: `The text holds the ${where} of ${grouped(servers.length)} servers, ${listed}: the drafter and ` +
+    `target read are the ${ordinal}'s, ${which}; give one server's lines.` };
+}
+
+// Whether two start-up lines may be one server's: nothing both name differs (parse.py _one_server).
+function oneServer(a, b) {
+  for (const key of ["model", "draft_model", "tensor_parallel_size", "num_speculative_tokens"]) {
+    if (a[key] !== null && b[key] !== null && a[key] !== b[key]) return false;
+  }
+  return !(a.method_given && b.method_given && a.method !== b.method);
+}
+
+// A server as a note names it: its model, method and γ, where its start-up line names them (parse.py _server_named).
+function serverNamed(s) {
+  const said = [s.method ? `method '${s.method}'` : null,
+    s.num_speculative_tokens ? `γ = ${grouped(s.num_speculative_tokens)}` : null].filter(Boolean).join(", ");
+  const model = s.model ? quotedName(s.model) : "a model not named";
+  return said ? `${model} (${said})` : model;
+}
+
+// What `line`, a vLLM start-up line or `vllm serve` flags, names: {model, method, draft_model,
+// tensor_parallel_size, num_speculative_tokens, said_in, method_given} (null for what it does not
+// name), or null where it is none (parse.py _startup_of; found by cold reads: a log naming its
 // EAGLE-3 head and its Llama target there was answered "The text does not say which drafter
 // produced it"; one on 2 GPUs was priced on 4, unsaid).
-function startup(lines) {
-  for (const line of [...lines].reverse()) {
-    const speculative = STARTUP_SPECULATIVE.exec(line);
-    const served = STARTUP_MODEL.exec(line) ?? (speculative ? STARTUP_ANY_MODEL.exec(line.slice(0, speculative.index)) : null);
-    if (served) {
-      const gpus = STARTUP_TP.exec(line);
-      const gamma = speculative ? STARTUP_GAMMA.exec(line.slice(speculative.index)) : null;
-      return { model: served[1], method: speculative ? speculative[1] : null, method_given: true, draft_model: speculative?.[2] || null,
+function startupOf(line, lines, index) {
+  const speculative = STARTUP_SPECULATIVE.exec(line);
+  const served = STARTUP_MODEL.exec(line) ?? (speculative ? STARTUP_ANY_MODEL.exec(line.slice(0, speculative.index)) : null);
+  if (served) {
+    const gpus = STARTUP_TP.exec(line);
+    const gamma = speculative ? STARTUP_GAMMA.exec(line.slice(speculative.index)) : null;
+    return { model: served[1], method: speculative ? speculative[1] : null, method_given: true, draft_model: speculative?.[2] || null,
+      tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
+      said_in: STARTUP_LINE };
+  }
+  if (ARGS_LINE.test(line)) {
+    const config = ARGS_SPECULATIVE.exec(line);
+    const rest = config ? line.slice(0, config.index) + line.slice(config.index + config[0].length) : line;
+    const model = ARGS_MODEL.exec(rest);
+    const gpus = ARGS_TP.exec(rest);
+    const method = config ? ARGS_METHOD.exec(config[1]) : null;
+    const draft = config ? ARGS_MODEL.exec(config[1]) : null;
+    const gamma = config ? ARGS_GAMMA.exec(config[1]) : null;
+    if (model) {
+      return { model: model[1], method: method ? method[1] : methodOf(draft ? draft[1] : null),
+        method_given: Boolean(method) || !draft, draft_model: draft ? draft[1] : null,
         tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
         said_in: STARTUP_LINE };
     }
-    if (ARGS_LINE.test(line)) {
-      const config = ARGS_SPECULATIVE.exec(line);
-      const rest = config ? line.slice(0, config.index) + line.slice(config.index + config[0].length) : line;
-      const model = ARGS_MODEL.exec(rest);
-      const gpus = ARGS_TP.exec(rest);
-      const method = config ? ARGS_METHOD.exec(config[1]) : null;
-      const draft = config ? ARGS_MODEL.exec(config[1]) : null;
-      const gamma = config ? ARGS_GAMMA.exec(config[1]) : null;
-      if (model) {
-        return { model: model[1], method: method ? method[1] : methodOf(draft ? draft[1] : null),
-          method_given: Boolean(method) || !draft, draft_model: draft ? draft[1] : null,
-          tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
-          said_in: STARTUP_LINE };
-      }
-    }
-    const flags = serveFlags(line, lines);
-    if (flags) return flags;
   }
-  return null;
+  return serveFlags(line, lines, index);
 }
 
 // A reading the model cannot price (more draft positions or running requests than its γ and batch
@@ -1140,6 +1193,16 @@ function cutScrape(lines) {
   return name && metric(name[0]) && !SAMPLE.test(last) ? [...last].slice(-30).join("") : null;
 }
 
+// The position label of the text's last line where it is a per-position sample, else null
+// (parse.py _ends_at_position).
+function endsAtPosition(lines) {
+  const last = pyStrip([...lines].reverse().find((l) => pyStrip(l)) ?? "");
+  const m = SAMPLE.exec(last);
+  const named = m ? metric(m[1]) : null;
+  if (!named || named[1] !== "spec_decode_num_accepted_tokens_per_pos") return null;
+  return Object.fromEntries([...(m[2] ?? "").matchAll(LABEL)].map((x) => [x[1], x[2]])).position ?? null;
+}
+
 // The note for log lines in a text read by its scrape (parse.py _logs_left_out).
 function logsLeftOut(n) {
   return `${grouped(n)} log line${n !== 1 ? "s" : ""} with speculative-decoding metrics left out: the Prometheus ` +
@@ -1156,7 +1219,7 @@ function readText(lines) {
     throw new MetricsInputError(`the scrape declares ${PER_POS} but holds none of its samples: it is cut off ` +
       "before its end; give whole scrapes", true);
   }
-  const scraped = prom.length ? readPrometheus(prom) : null;
+  const scraped = prom.length ? readPrometheus(prom, endsAtPosition(lines)) : null;
   if (scraped && scraped.num_drafts) {
     const logged = lines.filter((l) => l.includes("SpecDecoding metrics:") || l.includes("Speculative metrics:") || LLAMA.test(l)).length;
     // first: the last note is the one a failed fit quotes (parse.py _read_text)
