@@ -15,6 +15,7 @@ import { mountMetrics } from "./views/metrics.js";
 import { showFitNotes } from "./views/fit-notes.js";
 import { showTargetBlocks } from "./views/for-target.js";
 import { installDrawerFocus } from "./views/drawer.js";
+import { installPaletteToggle } from "./views/palette-toggle.js";
 import { showNotes } from "./views/notes.js";
 import { clearReadouts, renderReadouts } from "./views/readouts.js";
 import { breakAtSeparators, breakCodeAtSeparators } from "./views/code-breaks.js";
@@ -718,6 +719,7 @@ export function installHistory() {
   addEventListener("pagehide", () => page?.recordReading());
   installSectionLinks();
   installDrawerFocus();
+  installPaletteToggle();
   // Returns whether the event was ours alone (see head.js).
   const onPopState = () => {
     if (claimPopState()) {

@@ -477,23 +477,63 @@ def test_the_navigation_drawer_opens_while_the_keyboard_is_in_it(new_context):
     """Found by a cold read at 768 px: Tab walked through the theme's navigation drawer while it
     sat closed, off screen, 32 presses with the focus nowhere in sight. Where the navigation is a
     drawer, it opens as the keyboard enters it, every stop in it is on screen, and it closes as
-    the keyboard leaves it."""
+    the keyboard leaves it. Found by the next: it opened blank while Tab walked the table of
+    contents, a panel of its own the theme had not slid in; every stop is now seen, once the
+    theme's slide is over."""
     page = new_context(viewport={"width": 768, "height": 1024}).new_page()
     page.goto("/")
     wait_rendered(page, "")
     at = """() => { const el = document.activeElement, r = el.getBoundingClientRect();
       return {inDrawer: !!el.closest('.md-sidebar--primary'), open: document.querySelector('#__drawer').checked,
               onScreen: r.width > 0 && r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight}; }"""
-    stops = []
+    # seen: neither the drawer's panel it sits in nor anything between is transparent, and it is
+    # within the drawer's width (the panel not slid in: opacity 0, to the drawer's right)
+    seen = """() => { const el = document.activeElement, drawer = el.closest('.md-sidebar--primary');
+      if (!drawer) return true;
+      let opacity = 1;
+      for (let e = el; e !== drawer; e = e.parentElement) opacity *= +getComputedStyle(e).opacity;
+      const r = el.getBoundingClientRect(), d = drawer.getBoundingClientRect();
+      return opacity === 1 && r.left >= d.left - 1 && r.right <= d.right + 1 && d.left >= 0; }"""
+    stops, panel = [], 0
     for _ in range(80):
         page.keyboard.press("Tab")
+        page.wait_for_function(seen)
         stops.append(page.evaluate(at))
+        panel += page.evaluate("() => !!document.activeElement.closest('.md-sidebar--primary .md-nav--secondary')")
         if len(stops) > 1 and stops[-2]["inDrawer"] and not stops[-1]["inDrawer"]:
             break
     drawer = [s for s in stops if s["inDrawer"]]
     assert len(drawer) >= 10, stops
     assert all(s["open"] for s in drawer), stops
+    assert panel >= 10, panel  # the table of contents' links are among them
     assert not stops[-1]["inDrawer"] and not page.evaluate("() => document.querySelector('#__drawer').checked")
     # back into it: open again, and its stop, once the drawer has slid in (the theme's CSS), on screen
     page.keyboard.press("Shift+Tab")
     page.wait_for_function(f"() => JSON.stringify(({at})()) === JSON.stringify({{inDrawer: true, open: true, onScreen: true}})")
+
+
+@pytest.mark.parametrize("scheme, shown, other", [("dark", "slate", "default"), ("light", "default", "slate")])
+def test_the_theme_toggle_is_reached_and_switched_by_keyboard_in_either_theme(new_context, scheme, shown, other):
+    """Found by a cold read: where the palette follows the system's, the theme checks neither of
+    its toggle's radios, so Tab reached the first whatever the palette: in dark, a stop with no
+    ring named "Switch to dark mode" whose Space switched to light; in light, Space did nothing.
+    Tab reaches the radio of the palette shown, whose label (the one drawn) names the other, and
+    Space switches to it, the focus kept on the toggle drawn."""
+    page = new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme).new_page()
+    page.goto("/")
+    wait_rendered(page, "")
+    at = """() => { const el = document.activeElement, label = el.nextElementSibling;
+      return {palette: !!el.closest('[data-md-component=palette]'), checked: el.checked,
+              labelShown: label instanceof HTMLLabelElement && !label.hidden, name: el.getAttribute('aria-label'),
+              scheme: document.body.dataset.mdColorScheme}; }"""
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if page.evaluate(at)["palette"]:
+            break
+    names = {"slate": "Switch to light mode", "default": "Switch to dark mode"}
+    assert page.evaluate(at) == {"palette": True, "checked": True, "labelShown": True, "name": names[shown],
+                                 "scheme": shown}
+    page.keyboard.press("Space")
+    page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=other)
+    assert page.evaluate(at) == {"palette": True, "checked": True, "labelShown": True, "name": names[other],
+                                 "scheme": other}
