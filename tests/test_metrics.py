@@ -868,7 +868,7 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     assert parse_metrics(text).startup == {"model": "meta-llama/Llama-3.1-8B-Instruct", "method": "eagle3",
                                            "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
                                            "tensor_parallel_size": 1, "num_speculative_tokens": 3,
-                                           "said_in": "vLLM's start-up line", "method_given": True}
+                                           "said_in": "vLLM's start-up line", "method_given": True, "served_model_name": None}
     out = _cli(str(path)).stdout
     assert ("note: target llama-3.1-8b-instruct: the text names it, 'meta-llama/Llama-3.1-8B-Instruct' (vLLM's "
             "start-up line); --target sets the target priced") in out
@@ -949,7 +949,7 @@ def test_a_log_whose_start_up_line_names_its_target_and_drafter_is_priced_on_the
     args = parse_metrics((DATA / "v1-non-default-args.log").read_text()).startup
     assert args == {"model": "Qwen/Qwen3-14B", "method": "eagle3", "draft_model": "AngelSlim/Qwen3-14B_eagle3",
                     "tensor_parallel_size": 2, "num_speculative_tokens": 3, "said_in": "vLLM's start-up line",
-                    "method_given": True}
+                    "method_given": True, "served_model_name": None}
     out = _cli("-", stdin=(DATA / "v1-non-default-args.log").read_text()).stdout
     assert "target qwen3-14b: the text names it, 'Qwen/Qwen3-14B' (vLLM's start-up line)" in out
     assert "drafter eagle3: the text names it, method 'eagle3', model 'AngelSlim/Qwen3-14B_eagle3'" in out
@@ -1008,6 +1008,29 @@ def test_of_several_servers_start_up_lines_the_one_of_the_metrics_gamma_is_read_
     assert "the second's, the last in the text, as the metrics do not say which server they came from" in guessed.notes[0]
     other = parse_metrics((DATA / "v1-two-servers.log").read_text().replace("num_spec_tokens=3", "num_spec_tokens=4"))
     assert other.notes[1].startswith("The start-up line read sets num_speculative_tokens = 5")
+    # a start-up line serving another model than the scrape's label: another server's, not read
+    # (found by a cold read: its draft model was priced with the scrape's acceptance, unsaid)
+    scrape = (DATA / "prometheus-one.txt").read_text()
+    other = (DATA / "prometheus-other-server-startup.txt").read_text()
+    assert parse_metrics(other).startup is None
+    state = json.loads(_cli(str(DATA / "prometheus-other-server-startup.txt"), "--json").stdout)["advice"]["state"]
+    assert (state["target"], state["drafter"]) == ("qwen3-8b", "qwen3-0.6b")
+    # the scrape's model among several start-up lines: its own is read, and said to be
+    own = other.splitlines(True)[0].replace("Qwen3-14B", "Qwen3-8B").replace("Qwen3-1.7B", "Qwen3-0.6B")
+    chosen = parse_metrics(own + other)
+    assert (chosen.startup["model"], chosen.startup["draft_model"]) == ("Qwen/Qwen3-8B", "Qwen/Qwen3-0.6B")
+    assert "are the first's, whose model is the counters' ('Qwen/Qwen3-8B')" in chosen.notes[0]
+    # served under another name (--served-model-name): the label is that name, and it is one server
+    alias = other.replace("served_model_name=Qwen/Qwen3-14B", "served_model_name=qwen").replace(
+        'model_name="Qwen/Qwen3-8B"', 'model_name="qwen"')
+    assert parse_metrics(alias).startup["model"] == "Qwen/Qwen3-14B"
+    assert parse_metrics(alias).startup["served_model_name"] == "qwen"
+    assert parse_metrics("vllm serve Qwen/Qwen3-8B --served-model-name qwen --speculative-config "
+                         "'{\"method\": \"ngram\", \"num_speculative_tokens\": 4}'\n"
+                         + scrape.replace('model_name="Qwen/Qwen3-8B"', 'model_name="qwen"')).startup["method"] == "ngram"
+    # the model's name without its organisation, as a served name may be given
+    assert parse_metrics(other.replace(", served_model_name=Qwen/Qwen3-14B", "").replace(
+        'model_name="Qwen/Qwen3-8B"', 'model_name="qwen3-14b"')).startup is not None
     # one server: its flags, its non-default args and its start-up line
     lines = (DATA / "v1-serve-flags.log").read_text().splitlines(True)
     one = "".join(lines[:3]) + (DATA / "v1-startup-eagle3.log").read_text()
@@ -1027,7 +1050,7 @@ def test_vllm_serve_flags_name_the_drafter_and_target_as_a_start_up_line_does():
     flags = parse_metrics((DATA / "v1-speculative-config-only.log").read_text()).startup
     assert flags == {"model": None, "method": "eagle3", "draft_model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
                      "tensor_parallel_size": None, "num_speculative_tokens": 3, "said_in": "its vllm serve flags",
-                     "method_given": True}
+                     "method_given": True, "served_model_name": None}
     out = _cli(str(DATA / "v1-speculative-config-only.log")).stdout
     assert "does not say which drafter" not in out
     assert "the text names the drafter method 'eagle3', model 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B' (its vllm serve flags)" in out

@@ -77,8 +77,14 @@ def site_name(name: str, by_name: dict[str, str]) -> tuple[str | None, bool]:
 
 
 def served_models(reading: Reading) -> tuple[tuple[str, ...], str]:
-    """The models ``reading`` names and where it names them: a scrape's ``model_name`` labels, else
+    """The models ``reading`` names and where it names them: a scrape's ``model_name`` labels (the
+    model of the start-up line that serves it under that name, --served-model-name: found by a
+    cold read, a scrape labelled "qwen" priced no target where its start-up line named it), else
     a log's vLLM start-up line or the `vllm serve` flags it holds; ((), "") where it names none."""
+    startup = reading.startup or {}
+    if (reading.model_names and startup.get("model") not in (None, reading.model_names[0])
+            and startup.get("served_model_name") == reading.model_names[0]):
+        return (startup["model"],), startup["said_in"]
     if reading.model_names:
         return reading.model_names, "its model_name label"
     if reading.startup and reading.startup["model"]:

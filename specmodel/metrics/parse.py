@@ -1025,7 +1025,7 @@ def parse_metrics(text: str) -> Reading:
     lines = text.splitlines()
     reading = _read_text(lines)
     positions = len(reading.per_position_acceptance or ())
-    startup, servers_note = _startup(lines, positions)
+    startup, servers_note = _startup(lines, positions, reading.model_names)
     reading = replace(reading, startup=startup)
     told = startup["num_speculative_tokens"] if startup else None
     if told and positions and told != positions:
@@ -1068,6 +1068,12 @@ _ARGS_MODEL = re.compile(r"'model': '([^']*)'")
 _ARGS_METHOD = re.compile(r"'method': '([^']*)'")
 _ARGS_TP = re.compile(r"'tensor_parallel_size': (\d{1,6})\b")
 _ARGS_GAMMA = re.compile(r"'num_speculative_tokens': (\d{1,6})\b")
+# The name the server answers to and labels its metrics with (--served-model-name; vLLM's default
+# is the model): "served_model_name=Qwen/Qwen3-14B," in the start-up line, "'served_model_name':
+# ['qwen']" in the non-default args, "--served-model-name qwen" in the flags (its first name).
+_STARTUP_SERVED = re.compile(r"\bserved_model_name=([^,\s]+)")
+_ARGS_SERVED = re.compile(r"'served_model_name': \[?'([^']*)'")
+_FLAGS_SERVED = re.compile(r"--served[-_]model[-_]name[= ]([^\s'\"\\-][^\s'\"\\]*)")
 # The flags of `vllm serve` (found by a cold read: the site's own --speculative-config, pasted back
 # with its log line, was answered "The text does not say which drafter produced it"):
 # "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --speculative-config '{"method": …}'",
@@ -1078,16 +1084,28 @@ _FLAGS_MODEL = re.compile(r"\bvllm serve\s+([^\s'\"\\-][^\s'\"\\]*)")
 STARTUP_LINE, SERVE_FLAGS = "vLLM's start-up line", "its vllm serve flags"
 
 
-def _startup(lines: list[str], positions: int) -> tuple[dict | None, str | None]:
+def _startup(lines: list[str], positions: int, labels: tuple[str, ...] = ()) -> tuple[dict | None, str | None]:
     """The start-up line read (``_startup_of``), and a note where the text holds those of several
-    servers (else None). Of several, the last whose num_speculative_tokens is the metrics'
-    ``positions`` is read, else the last (found by a cold read: two servers' logs pasted together
-    were priced on the last start-up line, another server's than the metrics', unsaid)."""
+    servers, or one of another server than the counters' (else None). A start-up line that serves
+    another model than the scrape's model_name ``labels`` is another server's, and is not read
+    (found by a cold read: one server's start-up line, pasted with another's scrape, had its
+    drafter priced with the scrape's acceptance, unsaid). Of several, the last whose
+    num_speculative_tokens is the metrics' ``positions`` is read, else the last (found by a cold
+    read: two servers' logs pasted together were priced on the last start-up line, another
+    server's than the metrics', unsaid)."""
     found = [s for i, line in enumerate(lines) if (s := _startup_of(line, lines, i))]
     if not found:
         return None, None
-    matching = [s for s in found if positions and s["num_speculative_tokens"] == positions]
-    read = matching[-1] if matching else found[-1]
+    label = labels[0] if labels else None
+    candidates = [s for s in found if label is None or _may_serve(s, label)]
+    if not candidates:
+        served = list(dict.fromkeys(quoted_name(s["served_model_name"] or s["model"]) for s in found))
+        return None, (f"The text's {'start-up line names' if len(served) == 1 else 'start-up lines name'} "
+                      f"{' and '.join(served)}, and the counters are those of {quoted_name(label)} (their model_name "
+                      f"label): not of one server, so the drafter and GPUs {'it names were' if len(served) == 1 else 'they name were'} "
+                      "left out; give one server's lines and scrapes.")
+    matching = [s for s in candidates if positions and s["num_speculative_tokens"] == positions]
+    read = matching[-1] if matching else candidates[-1]
     servers: list[dict] = []
     for s in found:
         if not any(_one_server(s, t) for t in servers):
@@ -1101,16 +1119,29 @@ def _startup(lines: list[str], positions: int) -> tuple[dict | None, str | None]
     listed = ", ".join(named[:-1]) + " and " + named[-1]
     nth = next(i for i, s in enumerate(servers) if _one_server(read, s))
     ordinal = ("first", "second", "third")[nth] if nth < 3 else f"number {nth + 1:,}"
-    which = (f"whose γ is the metrics' {positions:,} draft positions" if len({_server_named(s) for s in matching}) == 1
+    which = (f"whose model is the counters' ({quoted_name(label)})"
+             if label and len(candidates) < len(found) and len({_server_named(s) for s in candidates}) == 1 else
+             f"whose γ is the metrics' {positions:,} draft positions" if len({_server_named(s) for s in matching}) == 1
              else "the last in the text, as the metrics do not say which server they came from")
     return read, (f"The text holds the {where} of {len(servers):,} servers, {listed}: the drafter and target read "
                   f"are the {ordinal}'s, {which}; give one server's lines.")
 
 
+def _may_serve(startup: dict, label: str) -> bool:
+    """Whether a start-up line may be of the server whose metrics carry the model_name ``label``:
+    it serves that name (its --served-model-name, else its model, also without the organisation,
+    as a served name may be given), or names neither."""
+    served = startup["served_model_name"] or startup["model"]
+    if served is None:
+        return True
+    return served == label or (not startup["served_model_name"]
+                               and served.rsplit("/", 1)[-1].lower() == label.rsplit("/", 1)[-1].lower())
+
+
 def _one_server(a: dict, b: dict) -> bool:
     """Whether two start-up lines may be one server's: nothing both name differs (a method vLLM
     takes by the model's name is not named)."""
-    for key in ("model", "draft_model", "tensor_parallel_size", "num_speculative_tokens"):
+    for key in ("model", "served_model_name", "draft_model", "tensor_parallel_size", "num_speculative_tokens"):
         if a[key] is not None and b[key] is not None and a[key] != b[key]:
             return False
     return not (a["method_given"] and b["method_given"] and a["method"] != b["method"])
@@ -1127,7 +1158,8 @@ def _server_named(startup: dict) -> str:
 
 def _startup_of(line: str, lines: list[str], index: int) -> dict | None:
     """What ``line``, a vLLM start-up line ("Initializing … with config:", also cut
-    before it, or "non-default args: {…}") or `vllm serve` flags, names: {"model": the served model, "method":
+    before it, or "non-default args: {…}") or `vllm serve` flags, names: {"model": the served model,
+    "served_model_name": the name it serves it by (--served-model-name), "method":
     the speculative method, "draft_model": its draft model, "tensor_parallel_size": its GPUs (an
     int), "num_speculative_tokens": its γ (an int), "said_in": where (STARTUP_LINE, or SERVE_FLAGS
     for `vllm serve` flags: ``_serve_flags``), "method_given": False where the method is the one
@@ -1139,21 +1171,23 @@ def _startup_of(line: str, lines: list[str], index: int) -> dict | None:
     speculative = _STARTUP_SPECULATIVE.search(line)
     served = _STARTUP_MODEL.search(line) or (speculative and _STARTUP_ANY_MODEL.search(line[:speculative.start()]))
     if served:
-        gpus = _STARTUP_TP.search(line)
+        gpus, name = _STARTUP_TP.search(line), _STARTUP_SERVED.search(line)
         gamma = _STARTUP_GAMMA.search(line[speculative.start():]) if speculative else None
-        return {"model": served[1], "method": speculative[1] if speculative else None, "method_given": True,
+        return {"model": served[1], "served_model_name": name[1] if name else None,
+                "method": speculative[1] if speculative else None, "method_given": True,
                 "draft_model": (speculative[2] or None) if speculative else None,
                 "tensor_parallel_size": int(gpus[1]) if gpus else None,
                 "num_speculative_tokens": int(gamma[1]) if gamma else None, "said_in": STARTUP_LINE}
     if _ARGS_LINE.search(line):
         config = _ARGS_SPECULATIVE.search(line)
         rest = line[:config.start()] + line[config.end():] if config else line
-        served, gpus = _ARGS_MODEL.search(rest), _ARGS_TP.search(rest)
+        served, gpus, name = _ARGS_MODEL.search(rest), _ARGS_TP.search(rest), _ARGS_SERVED.search(rest)
         method, draft, gamma = ((_ARGS_METHOD.search(config[1]), _ARGS_MODEL.search(config[1]),
                                  _ARGS_GAMMA.search(config[1])) if config else (None, None, None))
         if served:
             draft_model = draft[1] if draft else None
-            return {"model": served[1], "method": method[1] if method else _method_of(draft_model),
+            return {"model": served[1], "served_model_name": name[1] if name else None,
+                    "method": method[1] if method else _method_of(draft_model),
                     "method_given": bool(method) or not draft_model,
                     "draft_model": draft_model,
                     "tensor_parallel_size": int(gpus[1]) if gpus else None,
@@ -1188,7 +1222,9 @@ def _serve_flags(line: str, lines: list[str], index: int) -> dict | None:
     command = (lines[start:next((i for i in commands if i > index), len(lines))] if start is not None else lines)
     served = next((m for m in map(_FLAGS_MODEL.search, command) if m), None)
     gpus = next((m for m in map(_FLAGS_TP.search, command) if m), None)
-    return {"model": served[1] if served else None, "method": method if method is not None else _method_of(draft),
+    name = next((m for m in map(_FLAGS_SERVED.search, command) if m), None)
+    return {"model": served[1] if served else None, "served_model_name": name[1] if name else None,
+            "method": method if method is not None else _method_of(draft),
             "method_given": method is not None, "draft_model": draft,
             "tensor_parallel_size": int(gpus[1]) if gpus else None,
             "num_speculative_tokens": gamma, "said_in": SERVE_FLAGS}

@@ -475,7 +475,7 @@ def test_a_text_naming_its_model_and_drafter_is_priced_on_them_as_the_command_li
         "speculative_config=SpeculativeConfig(method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_spec_tokens=3), ", "")
     _paste(home, llama)
     shown = answer.inner_text().replace("\u00a0", " ")
-    assert ("The text does not say which drafter produced it: the answer prices the Llama-3.2-1B draft model, as the "
+    assert ("The text does not say which drafter produced its metrics: the answer prices the Llama-3.2-1B draft model, as the "
             "Qwen3-4B draft model the simulation had cannot draft for Llama-3.3-70B-Instruct. Set yours under “Your "
             "deployment”.") in shown, shown
 
@@ -519,7 +519,7 @@ def test_the_answer_calls_a_setting_the_readers_only_where_they_chose_it(home):
     home.select_option("#metrics-target", "llama-3.3-70b-instruct")
     home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('Llama-3.3-70B-Instruct on')")
     shown = answer.inner_text().replace("\u00a0", " ")
-    assert ("The text does not say which drafter produced it: the answer prices the Llama-3.2-1B draft model. "
+    assert ("The text does not say which drafter produced its metrics: the answer prices the Llama-3.2-1B draft model. "
             "Set yours under “Your deployment”.") in shown, shown
     home.select_option("#metrics-drafter", "eagle3")
     home.wait_for_function("() => document.querySelector('[data-metrics-answer]').textContent.includes('the EAGLE-3 head, as set')")
@@ -688,7 +688,7 @@ def test_a_target_an_earlier_text_named_is_said_where_the_next_text_names_none(h
     # and so are the drafter and the load it set (found by a cold read: "the answer prices the
     # EAGLE-3 head" and "the simulation's 8 sequences", as if the reader's, where `specmodel
     # fit-metrics` prices this text at 1 sequence)
-    assert ("The text does not say which drafter produced it: the answer prices the EAGLE-3 head, which an earlier "
+    assert ("The text does not say which drafter produced its metrics: the answer prices the EAGLE-3 head, which an earlier "
             "text named. Set yours under “Your deployment”.") in answer, answer
     assert ("The text does not say how many requests were running: the answer prices 8 sequences, the load an "
             "earlier text showed. Set yours under “Your deployment”.") in answer, answer

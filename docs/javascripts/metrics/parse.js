@@ -992,7 +992,7 @@ export function parseMetrics(text) {
   const lines = text.split(/\r\n|\r|\n/);
   const reading = readText(lines);
   const positions = reading.per_position_acceptance?.length ?? 0;
-  const { read, note: serversNote } = startup(lines, positions);
+  const { read, note: serversNote } = startup(lines, positions, reading.model_names);
   reading.startup = read;
   const told = read?.num_speculative_tokens;
   // a start-up line of one run and the metrics of another (parse.py parse_metrics)
@@ -1030,6 +1030,10 @@ const ARGS_METHOD = /'method': '([^']*)'/;
 const ARGS_TP = /'tensor_parallel_size': (\d{1,6})\b/;
 const ARGS_GAMMA = /'num_speculative_tokens': (\d{1,6})\b/;
 const STARTUP_GAMMA = /\bnum_spec_tokens=(\d{1,6})\b/;
+// The name the server answers to and labels its metrics with (--served-model-name; parse.py _STARTUP_SERVED).
+const STARTUP_SERVED = /\bserved_model_name=([^,\s]+)/;
+const ARGS_SERVED = /'served_model_name': \[?'([^']*)'/;
+const FLAGS_SERVED = /--served[-_]model[-_]name[= ]([^\s'"\\-][^\s'"\\]*)/;
 // The flags of `vllm serve`, on one line or several (parse.py _FLAGS_SPECULATIVE).
 const FLAGS_SPECULATIVE = /--speculative[-_]config[= ]'(\{[^']*\})'/;
 const FLAGS_TP = /--tensor[-_]parallel[-_]size[= ](\d{1,6})\b/;
@@ -1078,20 +1082,31 @@ function serveFlags(line, lines, index) {
   const command = before.length ? lines.slice(before[before.length - 1], next) : lines;
   const served = command.map((l) => FLAGS_MODEL.exec(l)).find(Boolean);
   const gpus = command.map((l) => FLAGS_TP.exec(l)).find(Boolean);
-  return { model: served ? served[1] : null, method: method ?? methodOf(draft), method_given: method !== null,
+  const name = command.map((l) => FLAGS_SERVED.exec(l)).find(Boolean);
+  return { model: served ? served[1] : null, served_model_name: name ? name[1] : null, method: method ?? methodOf(draft), method_given: method !== null,
     draft_model: draft,
     tensor_parallel_size: gpus ? Number(gpus[1]) : null,
     num_speculative_tokens: Number.isInteger(gamma) && gamma > 0 && gamma < 1e6 ? gamma : null, said_in: SERVE_FLAGS };
 }
 
 // The start-up line read ({read}: startupOf's), and {note} where the text holds those of several
-// servers (else null): of several, the last whose num_speculative_tokens is the metrics'
-// `positions`, else the last (parse.py _startup).
-function startup(lines, positions) {
+// servers, or one of another server than the counters' (else null): one serving another model
+// than the scrape's model_name `labels` is not read; of several, the last whose
+// num_speculative_tokens is the metrics' `positions`, else the last (parse.py _startup).
+function startup(lines, positions, labels = []) {
   const found = lines.map((line, i) => startupOf(line, lines, i)).filter(Boolean);
   if (!found.length) return { read: null, note: null };
-  const matching = found.filter((s) => positions && s.num_speculative_tokens === positions);
-  const read = matching.length ? matching[matching.length - 1] : found[found.length - 1];
+  const label = labels.length ? labels[0] : null;
+  const candidates = found.filter((s) => label === null || mayServe(s, label));
+  if (!candidates.length) {
+    const served = [...new Set(found.map((s) => quotedName(s.served_model_name ?? s.model)))];
+    const one = served.length === 1;
+    return { read: null, note: `The text's ${one ? "start-up line names" : "start-up lines name"} ${served.join(" and ")}, ` +
+      `and the counters are those of ${quotedName(label)} (their model_name label): not of one server, so the drafter ` +
+      `and GPUs ${one ? "it names were" : "they name were"} left out; give one server's lines and scrapes.` };
+  }
+  const matching = candidates.filter((s) => positions && s.num_speculative_tokens === positions);
+  const read = matching.length ? matching[matching.length - 1] : candidates[candidates.length - 1];
   const servers = [];
   for (const s of found) if (!servers.some((t) => oneServer(s, t))) servers.push(s);
   if (servers.length < 2) return { read, note: null };
@@ -1102,16 +1117,26 @@ function startup(lines, positions) {
   const listed = `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}`;
   const nth = servers.findIndex((s) => oneServer(read, s));
   const ordinal = nth < 3 ? ["first", "second", "third"][nth] : `number ${grouped(nth + 1)}`;
-  const which = new Set(matching.map(serverNamed)).size === 1
-    ? `whose γ is the metrics' ${grouped(positions)} draft positions`
-    : "the last in the text, as the metrics do not say which server they came from";
+  const which = label && candidates.length < found.length && new Set(candidates.map(serverNamed)).size === 1
+    ? `whose model is the counters' (${quotedName(label)})`
+    : new Set(matching.map(serverNamed)).size === 1 ? `whose γ is the metrics' ${grouped(positions)} draft positions`
+      : "the last in the text, as the metrics do not say which server they came from";
   return { read, note: `The text holds the ${where} of ${grouped(servers.length)} servers, ${listed}: the drafter and ` +
     `target read are the ${ordinal}'s, ${which}; give one server's lines.` };
 }
 
+// Whether a start-up line may be of the server whose metrics carry the model_name `label`
+// (parse.py _may_serve).
+function mayServe(s, label) {
+  const served = s.served_model_name ?? s.model;
+  if (served === null) return true;
+  const part = (name) => name.slice(name.lastIndexOf("/") + 1).toLowerCase();
+  return served === label || (!s.served_model_name && part(served) === part(label));
+}
+
 // Whether two start-up lines may be one server's: nothing both name differs (parse.py _one_server).
 function oneServer(a, b) {
-  for (const key of ["model", "draft_model", "tensor_parallel_size", "num_speculative_tokens"]) {
+  for (const key of ["model", "served_model_name", "draft_model", "tensor_parallel_size", "num_speculative_tokens"]) {
     if (a[key] !== null && b[key] !== null && a[key] !== b[key]) return false;
   }
   return !(a.method_given && b.method_given && a.method !== b.method);
@@ -1125,7 +1150,7 @@ function serverNamed(s) {
   return said ? `${model} (${said})` : model;
 }
 
-// What `line`, a vLLM start-up line or `vllm serve` flags, names: {model, method, draft_model,
+// What `line`, a vLLM start-up line or `vllm serve` flags, names: {model, served_model_name, method, draft_model,
 // tensor_parallel_size, num_speculative_tokens, said_in, method_given} (null for what it does not
 // name), or null where it is none (parse.py _startup_of; found by cold reads: a log naming its
 // EAGLE-3 head and its Llama target there was answered "The text does not say which drafter
@@ -1135,8 +1160,9 @@ function startupOf(line, lines, index) {
   const served = STARTUP_MODEL.exec(line) ?? (speculative ? STARTUP_ANY_MODEL.exec(line.slice(0, speculative.index)) : null);
   if (served) {
     const gpus = STARTUP_TP.exec(line);
+    const name = STARTUP_SERVED.exec(line);
     const gamma = speculative ? STARTUP_GAMMA.exec(line.slice(speculative.index)) : null;
-    return { model: served[1], method: speculative ? speculative[1] : null, method_given: true, draft_model: speculative?.[2] || null,
+    return { model: served[1], served_model_name: name ? name[1] : null, method: speculative ? speculative[1] : null, method_given: true, draft_model: speculative?.[2] || null,
       tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
       said_in: STARTUP_LINE };
   }
@@ -1145,11 +1171,13 @@ function startupOf(line, lines, index) {
     const rest = config ? line.slice(0, config.index) + line.slice(config.index + config[0].length) : line;
     const model = ARGS_MODEL.exec(rest);
     const gpus = ARGS_TP.exec(rest);
+    const name = ARGS_SERVED.exec(rest);
     const method = config ? ARGS_METHOD.exec(config[1]) : null;
     const draft = config ? ARGS_MODEL.exec(config[1]) : null;
     const gamma = config ? ARGS_GAMMA.exec(config[1]) : null;
     if (model) {
-      return { model: model[1], method: method ? method[1] : methodOf(draft ? draft[1] : null),
+      return { model: model[1], served_model_name: name ? name[1] : null,
+        method: method ? method[1] : methodOf(draft ? draft[1] : null),
         method_given: Boolean(method) || !draft, draft_model: draft ? draft[1] : null,
         tensor_parallel_size: gpus ? Number(gpus[1]) : null, num_speculative_tokens: gamma ? Number(gamma[1]) : null,
         said_in: STARTUP_LINE };

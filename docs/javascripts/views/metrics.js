@@ -143,8 +143,14 @@ const lastPart = (name) => name.split("/").pop().toLowerCase();
 const quoted = quotedName;
 
 // The models a text names and where (a Prometheus text's model_name labels, else a log's vLLM
-// start-up line: specmodel/metrics/named.py served_models).
+// start-up line: specmodel/metrics/named.py served_models; the model a start-up line serves under
+// the label, where it does).
 function servedModels(reading) {
+  const startup = reading.startup;
+  const label = reading.model_names?.[0];
+  if (label && startup?.model && startup.model !== label && startup.served_model_name === label) {
+    return [[startup.model], startup.said_in];
+  }
   if (reading.model_names?.length) return [reading.model_names, "its model_name label"];
   if (reading.startup?.model) return [[reading.startup.model], reading.startup.said_in];
   return [[], ""];
@@ -646,7 +652,7 @@ export function mountMetrics(root, manifest, { apply, current }) {
       nodes.push(el("p", `The answer prices the ${labels.drafter[state.drafter]}: the text names it, ${drafterSaid(fitted.reading)} (${fitted.reading.startup.said_in}).`));
     } else if (!fitted.example && !fitted.reading.startup?.method) {
       const earlier = fitted.carried.drafter === state.drafter && !setByReader("drafter") ? ", which an earlier text named" : "";
-      nodes.push(el("p", `The text does not say which drafter produced it: the answer prices the ${labels.drafter[state.drafter]}${earlier}${drafterTail}`,
+      nodes.push(el("p", `The text does not say which drafter produced its metrics: the answer prices the ${labels.drafter[state.drafter]}${earlier}${drafterTail}`,
         earlier ? { class: "spec-metrics__warn" } : undefined));
     }
     const running = fitted.reading.running_requests;
