@@ -1043,6 +1043,16 @@ def test_of_several_servers_start_up_lines_the_one_of_the_metrics_gamma_is_read_
     assert "'Qwen/Qwen3-8B' (method 'eagle', γ = 5)" in both.notes[0]
 
 
+def test_a_load_that_moved_between_scrapes_is_said_to_be_the_last_scrapes():
+    """Found by a cold read: two scrapes at 12 and 40 running requests were priced at 40, unsaid.
+    A gauge that moved by a doubling or more over the window is said; less is not (a gauge moves
+    all the time)."""
+    moved = parse_metrics((DATA / "prometheus-load-moved.txt").read_text())
+    assert moved.running_requests == 40 and "12 in the first of the 2 scrapes and 40 in the last" in moved.notes[0]
+    assert "load moved" in _cli(str(DATA / "prometheus-load-moved.txt"), "--site-grid").stdout
+    assert not any("load moved" in n for n in parse_metrics((DATA / "prometheus-two.txt").read_text()).notes)
+
+
 def test_vllm_serve_flags_name_the_drafter_and_target_as_a_start_up_line_does():
     """Found by a cold read: the simulation's own --speculative-config, pasted back with its log
     line, was answered "The text does not say which drafter produced it". `vllm serve` flags name

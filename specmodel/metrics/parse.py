@@ -817,6 +817,26 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
     return prefix, scrapes, names, tuple(models)
 
 
+# How far the running gauge may move between a window's first and last scrapes unsaid: less than
+# a doubling, one step of the simulation's batch scale.
+LOAD_MOVED_RATIO = 2
+
+
+def _load_moved(first: dict, last: dict, scrapes: int, per_engine: bool) -> str | None:
+    """The note for a window over which the running gauge (per engine) moved by a doubling or more
+    (parse.js loadMoved): the answer prices the last scrape's, a moment's load. Found by a cold
+    read: two scrapes at 12 and 40 running requests were priced at 40, unsaid. None else."""
+    def load(scrape: dict) -> float | None:
+        gauges = [v for k, v in scrape.items() if k[0] == "num_requests_running"]
+        return sum(gauges) / len(gauges) if gauges else None
+    a, b = load(first), load(last)
+    if a is None or b is None or max(a, b) < LOAD_MOVED_RATIO * min(a, b) or a == b:
+        return None
+    each = " per engine" if per_engine else ""
+    return (f"vllm:num_requests_running was {grouped(a)}{each} in the first of the {scrapes:,} scrapes and {grouped(b)} in "
+            "the last: the load moved over the window, and the answer prices the last scrape's.")
+
+
 def _check_window(names: dict, drafts: float, drafted: float | None, accepted: float | None,
                   positions: list, ends_at: str | None = None) -> None:
     """Counts over one window that cannot be: more accepted tokens than drafted, drafts of more
@@ -903,6 +923,9 @@ def _read_prometheus(lines: list[str], ends_at: str | None = None) -> Reading | 
     if len(run) >= 2:
         first = run[0]
         values = {k: v - first.get(k, 0.0) for k, v in last.items() if k[0] != "num_requests_running"}
+        moved = _load_moved(first, last, len(run), len(gauges) > 1)
+        if moved:
+            notes.append(moved)
         window = (f"{restart}so the {len(run):,} scrapes since were read, as the change from the first to the last."
                   if start else f"{len(scrapes):,} scrapes: the counters were read as the change from the first to the last.")
     else:

@@ -814,6 +814,21 @@ function wentDown(before, after) {
   return [...after].some(([k, v]) => !k.startsWith("num_requests_running|") && before.has(k) && v < before.get(k));
 }
 
+// The note for a window over which the running gauge (per engine) moved by a doubling or more:
+// the answer prices the last scrape's (parse.py _load_moved, LOAD_MOVED_RATIO).
+const LOAD_MOVED_RATIO = 2;
+function loadMoved(first, last, scrapes, perEngine) {
+  const load = (scrape) => {
+    const gauges = [...scrape].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
+    return gauges.length ? sum(gauges) / gauges.length : null;
+  };
+  const a = load(first);
+  const b = load(last);
+  if (a === null || b === null || Math.max(a, b) < LOAD_MOVED_RATIO * Math.min(a, b) || a === b) return null;
+  return `vllm:num_requests_running was ${grouped(a)}${perEngine ? " per engine" : ""} in the first of the ` +
+    `${grouped(scrapes)} scrapes and ${grouped(b)} in the last: the load moved over the window, and the answer prices the last scrape's.`;
+}
+
 function readPrometheus(lines, endsAt = null) {
   const { prefix, scrapes: all, names, models } = scrapes(lines);
   if (all.length === 0) return null; // no sample of ours
@@ -839,6 +854,8 @@ function readPrometheus(lines, endsAt = null) {
   let window;
   if (run.length >= 2) {
     for (const [k, v] of counted) values.set(k, v - (run[0].get(k) ?? 0));
+    const moved = loadMoved(run[0], last, run.length, gauges.length > 1);
+    if (moved) notes.push(moved);
     window = start
       ? `${restart}so the ${grouped(run.length)} scrapes since were read, as the change from the first to the last.`
       : `${grouped(all.length)} scrapes: the counters were read as the change from the first to the last.`;
