@@ -1025,9 +1025,10 @@ def test_of_several_servers_start_up_lines_the_one_of_the_metrics_gamma_is_read_
         'model_name="Qwen/Qwen3-8B"', 'model_name="qwen"')
     assert parse_metrics(alias).startup["model"] == "Qwen/Qwen3-14B"
     assert parse_metrics(alias).startup["served_model_name"] == "qwen"
-    assert parse_metrics("vllm serve Qwen/Qwen3-8B --served-model-name qwen --speculative-config "
-                         "'{\"method\": \"ngram\", \"num_speculative_tokens\": 4}'\n"
-                         + scrape.replace('model_name="Qwen/Qwen3-8B"', 'model_name="qwen"')).startup["method"] == "ngram"
+    lookup = json.dumps({"num_speculative_tokens": 4, "method": "ngram"})
+    served_as = f"vllm serve Qwen/Qwen3-8B --served-model-name qwen --speculative-config '{lookup}'\n"
+    assert parse_metrics(served_as + scrape.replace('model_name="Qwen/Qwen3-8B"', 'model_name="qwen"')
+                         ).startup["method"] == "ngram"
     # the model's name without its organisation, as a served name may be given
     assert parse_metrics(other.replace(", served_model_name=Qwen/Qwen3-14B", "").replace(
         'model_name="Qwen/Qwen3-8B"', 'model_name="qwen3-14b"')).startup is not None

@@ -817,6 +817,18 @@ def _scrapes(lines: list[str]) -> tuple[str, list[dict], dict, tuple[str, ...]]:
     return prefix, scrapes, names, tuple(models)
 
 
+def _gauges(scrape: dict) -> list[float]:
+    """A scrape's running gauges, one per engine."""
+    return [v for k, v in scrape.items() if k[0] == "num_requests_running"]
+
+
+def _load(scrape: dict) -> float | None:
+    """A scrape's running requests per engine (vLLM's data-parallel engines each run their own
+    batch); None without the gauge."""
+    gauges = _gauges(scrape)
+    return sum(gauges) / len(gauges) if gauges else None
+
+
 # How far the running gauge may move between a window's first and last scrapes unsaid: less than
 # a doubling, one step of the simulation's batch scale.
 LOAD_MOVED_RATIO = 2
@@ -826,10 +838,7 @@ def _load_moved(first: dict, last: dict, scrapes: int, per_engine: bool) -> str 
     """The note for a window over which the running gauge (per engine) moved by a doubling or more
     (parse.js loadMoved): the answer prices the last scrape's, a moment's load. Found by a cold
     read: two scrapes at 12 and 40 running requests were priced at 40, unsaid. None else."""
-    def load(scrape: dict) -> float | None:
-        gauges = [v for k, v in scrape.items() if k[0] == "num_requests_running"]
-        return sum(gauges) / len(gauges) if gauges else None
-    a, b = load(first), load(last)
+    a, b = _load(first), _load(last)
     if a is None or b is None or max(a, b) < LOAD_MOVED_RATIO * min(a, b) or a == b:
         return None
     each = " per engine" if per_engine else ""
@@ -908,8 +917,7 @@ def _read_prometheus(lines: list[str], ends_at: str | None = None) -> Reading | 
     if len(models) > 1:
         notes.append(_other_models(models))
     last = scrapes[-1]
-    gauges = [v for k, v in last.items() if k[0] == "num_requests_running"]
-    running = sum(gauges) / len(gauges) if gauges else None
+    gauges, running = _gauges(last), _load(last)
     if len(gauges) > 1:
         notes.append(f"vllm:num_requests_running: {grouped(sum(gauges))} over {len(gauges):,} engines, {grouped(running)} per "
                      f"engine. {DATA_PARALLEL}")
@@ -1323,17 +1331,21 @@ def _cut_scrape(lines: list[str]) -> str | None:
     """How the text's last line ends where it is one of the scrape's samples cut short (a name of
     ours without a readable value: found by a cold read, a scrape cut inside its last per-position
     sample was refused for numbers that cannot be); None else."""
-    last = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
+    last = _last_line(lines)
     name = re.match(r"[a-zA-Z_:][a-zA-Z0-9_:]*", last)
     if name and _metric(name.group(0)) and not _SAMPLE.match(last):
         return last[-30:]
     return None
 
 
+def _last_line(lines: list[str]) -> str:
+    """The text's last line that is not blank, stripped ("" where none is)."""
+    return next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
+
+
 def _ends_at_position(lines: list[str]) -> str | None:
     """The position label of the text's last line where it is a per-position sample, else None."""
-    last = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
-    m = _SAMPLE.match(last)
+    m = _SAMPLE.match(_last_line(lines))
     named = _metric(m.group(1)) if m else None
     if not (named and named[1] == _PER_POS):
         return None

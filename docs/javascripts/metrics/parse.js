@@ -814,14 +814,17 @@ function wentDown(before, after) {
   return [...after].some(([k, v]) => !k.startsWith("num_requests_running|") && before.has(k) && v < before.get(k));
 }
 
+// A scrape's running gauges, one per engine, and its running requests per engine (parse.py _gauges, _load).
+const gaugesOf = (scrape) => [...scrape].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
+function load(scrape) {
+  const gauges = gaugesOf(scrape);
+  return gauges.length ? sum(gauges) / gauges.length : null;
+}
+
 // The note for a window over which the running gauge (per engine) moved by a doubling or more:
 // the answer prices the last scrape's (parse.py _load_moved, LOAD_MOVED_RATIO).
 const LOAD_MOVED_RATIO = 2;
 function loadMoved(first, last, scrapes, perEngine) {
-  const load = (scrape) => {
-    const gauges = [...scrape].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
-    return gauges.length ? sum(gauges) / gauges.length : null;
-  };
   const a = load(first);
   const b = load(last);
   if (a === null || b === null || Math.max(a, b) < LOAD_MOVED_RATIO * Math.min(a, b) || a === b) return null;
@@ -838,8 +841,8 @@ function readPrometheus(lines, endsAt = null) {
   const notes = [];
   if (models.length > 1) notes.push(otherModels(models));
   const last = all[all.length - 1];
-  const gauges = [...last].filter(([k]) => k.startsWith("num_requests_running|")).map(([, v]) => v);
-  const running = gauges.length ? sum(gauges) / gauges.length : null;
+  const gauges = gaugesOf(last);
+  const running = load(last);
   if (gauges.length > 1) {
     notes.push(`vllm:num_requests_running: ${grouped(sum(gauges))} over ${grouped(gauges.length)} engines, ${grouped(running)} per engine. ${DATA_PARALLEL}`);
   }
@@ -1230,10 +1233,13 @@ function llamaLeftOut(n, engine) {
     "server's lines.";
 }
 
+// The text's last line that is not blank, stripped (parse.py _last_line).
+const lastLine = (lines) => pyStrip([...lines].reverse().find((l) => pyStrip(l)) ?? "");
+
 // How the text's last line ends where it is one of the scrape's samples cut short, or null
 // (parse.py _cut_scrape).
 function cutScrape(lines) {
-  const last = pyStrip([...lines].reverse().find((l) => pyStrip(l)) ?? "");
+  const last = lastLine(lines);
   const name = /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(last);
   return name && metric(name[0]) && !SAMPLE.test(last) ? [...last].slice(-30).join("") : null;
 }
@@ -1241,8 +1247,7 @@ function cutScrape(lines) {
 // The position label of the text's last line where it is a per-position sample, else null
 // (parse.py _ends_at_position).
 function endsAtPosition(lines) {
-  const last = pyStrip([...lines].reverse().find((l) => pyStrip(l)) ?? "");
-  const m = SAMPLE.exec(last);
+  const m = SAMPLE.exec(lastLine(lines));
   const named = m ? metric(m[1]) : null;
   if (!named || named[1] !== "spec_decode_num_accepted_tokens_per_pos") return null;
   return Object.fromEntries([...(m[2] ?? "").matchAll(LABEL)].map((x) => [x[1], x[2]])).position ?? null;
